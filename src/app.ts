@@ -1,0 +1,52 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { Deps } from './deps.js';
+import { tokenResolver } from './features/access/api-tokens.js';
+import { eventRoutes } from './features/events/index.js';
+import { flagRoutes } from './features/flags/index.js';
+import { registerAuth } from './platform/http/auth.js';
+import {
+  clientErrorResponse,
+  frameworkErrorBody,
+  registerErrorHandling,
+} from './platform/http/error-handler.js';
+import { registerHealth } from './platform/http/health.js';
+import { registerMetrics } from './platform/http/metrics.js';
+import { registerDocs, registerOpenApi } from './platform/http/openapi.js';
+import { ErrorSchema } from './platform/http/schemas.js';
+import { registerValidation } from './platform/http/validation.js';
+
+/** Builds the HTTP app on the given dependencies; one registration line per slice. */
+export async function buildApp(deps: Deps): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: { level: deps.config.LOG_LEVEL },
+    bodyLimit: deps.config.BODY_LIMIT,
+    // Node's parser errors (oversized headers, garbage) still get a JSON error body.
+    clientErrorHandler: (error, socket) => {
+      if (socket.writable) socket.end(clientErrorResponse(error));
+      else socket.destroy();
+    },
+    routerOptions: { maxParamLength: 500 },
+    // Malformed percent-escapes in the path are rejected before routing; answer them as JSON too.
+    frameworkErrors: (error, _request, reply) => {
+      reply.raw.writeHead(400, { 'content-type': 'application/json; charset=utf-8' });
+      reply.raw.end(JSON.stringify(frameworkErrorBody(error)));
+    },
+    ajv: { customOptions: { strict: false } },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  registerValidation(app);
+  registerErrorHandling(app);
+  // Bodies are JSON or nothing: no text/plain fallback, so anything else is a 415.
+  app.removeContentTypeParser('text/plain');
+  app.addSchema(ErrorSchema);
+  await registerOpenApi(app);
+  registerAuth(app, tokenResolver(deps.database.db));
+  registerMetrics(app);
+  await registerDocs(app);
+  registerHealth(app, () => deps.database.ping());
+
+  await app.register(flagRoutes(deps));
+  await app.register(eventRoutes(deps));
+  return app;
+}

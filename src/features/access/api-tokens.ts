@@ -1,0 +1,98 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { Db } from '../../platform/db/index.js';
+import type { Principal, ResolvePrincipal } from '../../platform/http/auth.js';
+import { countTokens, findTokenByHash, insertToken } from './api-tokens.store.js';
+
+/** Only this hash of a token is stored; the secret itself is shown once and never kept. */
+export function hashSecret(secret: string): string {
+  return createHash('sha256').update(secret, 'utf8').digest('hex');
+}
+
+const ADMIN_TOKEN = /^\*:\*\.[A-Za-z0-9_.~-]{8,}$/;
+
+function displayPrefix(secret: string): string {
+  const dot = secret.indexOf('.');
+  return `${secret.slice(0, dot + 1)}${secret.slice(dot + 1, dot + 7)}…`;
+}
+
+export function toPrincipal(row: NonNullable<Awaited<ReturnType<typeof findTokenByHash>>>): Principal {
+  if (row.type === 'admin') {
+    return { name: row.tokenName, userId: -42, kind: 'admin-token', grants: [{ permission: 'ADMIN' }] };
+  }
+  const permission = row.type === 'client' ? 'CLIENT' : 'FRONTEND';
+  return {
+    name: row.tokenName,
+    userId: -42,
+    kind: row.type === 'client' ? 'client-token' : 'frontend-token',
+    grants: row.projects.map((project) => ({
+      permission,
+      project,
+      environment: row.environment ?? undefined,
+    })),
+  };
+}
+
+const CACHE_TTL_MS = 5_000;
+const CACHE_MAX = 10_000;
+
+/**
+ * Token lookup with a short positive cache: a request costs no query in the common case, and a
+ * deleted token stops working within CACHE_TTL_MS on every instance.
+ */
+export function tokenResolver(db: Db, now: () => number = Date.now): ResolvePrincipal {
+  const cache = new Map<string, { principal: Principal; until: number }>();
+  return async (secret) => {
+    const hash = hashSecret(secret);
+    const hit = cache.get(hash);
+    if (hit && hit.until > now()) return hit.principal;
+    const row = await findTokenByHash(db, hash);
+    if (!row || (row.expiresAt && row.expiresAt.getTime() <= now())) {
+      cache.delete(hash);
+      return null;
+    }
+    const principal = toPrincipal(row);
+    if (cache.size >= CACHE_MAX) cache.clear();
+    cache.set(hash, { principal, until: now() + CACHE_TTL_MS });
+    return principal;
+  };
+}
+
+export function parseInitTokens(value: string | undefined): string[] {
+  const tokens = (value ?? '')
+    .split(',')
+    .map((t) => t.trim())
+    .filter(Boolean);
+  for (const token of tokens) {
+    if (!ADMIN_TOKEN.test(token)) {
+      throw new Error(
+        'INIT_ADMIN_API_TOKENS: each token must look like "*:*.<secret>" with at least 8 secret characters',
+      );
+    }
+  }
+  return tokens;
+}
+
+/**
+ * Start-up: creates the INIT_ADMIN_API_TOKENS tokens; on a database without any token and without
+ * that variable, generates one admin token and returns its secret so it can be printed once.
+ */
+export async function ensureAdminTokens(db: Db, initTokens: string[]): Promise<string | undefined> {
+  for (const secret of initTokens) {
+    await insertToken(db, adminToken(secret, 'admin'));
+  }
+  if (initTokens.length > 0 || (await countTokens(db)) > 0) return undefined;
+  const secret = `*:*.${randomBytes(28).toString('hex')}`;
+  return (await insertToken(db, adminToken(secret, 'admin'))) ? secret : undefined;
+}
+
+function adminToken(secret: string, tokenName: string) {
+  return {
+    secretHash: hashSecret(secret),
+    tokenName,
+    type: 'admin' as const,
+    environment: '*',
+    projects: ['*'],
+    displayPrefix: displayPrefix(secret),
+    createdBy: 'unleash_system_user',
+  };
+}

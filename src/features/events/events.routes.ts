@@ -1,0 +1,55 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { Deps } from '../../deps.js';
+import { errorResponses } from '../../platform/http/schemas.js';
+import {
+  EventListSchema,
+  EventsQuerySchema,
+  FlagEventListSchema,
+  FlagEventsParamsSchema,
+} from './events.schemas.js';
+import { readEvents, readFlagEvents } from './events.service.js';
+
+export const eventRoutes =
+  (deps: Deps): FastifyPluginAsyncTypebox =>
+  async (app) => {
+    app.get(
+      '/api/admin/events',
+      {
+        config: { permission: 'ADMIN' },
+        schema: {
+          tags: ['Events'],
+          operationId: 'getEvents',
+          summary: 'Get the most recent events',
+          description:
+            'Without `project`: the last 100 events of the instance. With `project`: all events of that project, newest first; an unknown project gives an empty list.',
+          deprecated: true,
+          querystring: EventsQuerySchema,
+          response: { 200: EventListSchema, ...errorResponses(400, 401, 403) },
+        },
+      },
+      async (request, reply) => {
+        reply.header('Deprecation', 'true');
+        return readEvents(deps.database.db, request.query.project);
+      },
+    );
+
+    app.get(
+      '/api/admin/events/:featureName',
+      {
+        config: { permission: 'NONE' },
+        schema: {
+          tags: ['Events'],
+          operationId: 'getEventsForToggle',
+          summary: 'Get all events related to a specific feature flag',
+          description: 'All events of the flag, newest first. An unknown flag gives an empty list.',
+          deprecated: true,
+          params: FlagEventsParamsSchema,
+          response: { 200: FlagEventListSchema, ...errorResponses(401) },
+        },
+      },
+      async (request, reply) => {
+        reply.header('Deprecation', 'true');
+        return readFlagEvents(deps.database.db, request.params.featureName);
+      },
+    );
+  };

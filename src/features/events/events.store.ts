@@ -1,0 +1,95 @@
+import { isDeepStrictEqual } from 'node:util';
+import { type Kysely, sql } from 'kysely';
+import type { DB } from '../../platform/db/schema.js';
+
+export interface NewEvent {
+  type: string;
+  createdBy: string;
+  createdByUserId: number | null;
+  featureName?: string;
+  project?: string;
+  environment?: string;
+  data?: unknown;
+  preData?: unknown;
+}
+
+export interface EventRecord {
+  id: number;
+  type: string;
+  createdAt: Date;
+  createdBy: string;
+  createdByUserId: number | null;
+  featureName: string | null;
+  project: string | null;
+  environment: string | null;
+  data: unknown;
+  preData: unknown;
+  tags: { type: string; value: string }[];
+}
+
+const json = (value: unknown) => (value === undefined || value === null ? null : JSON.stringify(value));
+
+/**
+ * Appends an event in the caller's transaction, so a change and its record commit together.
+ * An event whose preData equals its data records nothing (a no-op change leaves no trace), and a
+ * flag event carries the flag's current tags, as Unleash does.
+ */
+export async function appendEvent(db: Kysely<DB>, event: NewEvent): Promise<void> {
+  if (event.preData !== undefined && isDeepStrictEqual(event.data, event.preData)) return;
+  const tags = event.featureName
+    ? sql<string>`(SELECT coalesce(jsonb_agg(jsonb_build_object('value', tag_value, 'type', tag_type)
+        ORDER BY tag_type, tag_value), '[]'::jsonb) FROM feature_tag WHERE feature_name = ${event.featureName})`
+    : sql<string>`'[]'::jsonb`;
+  // The tags column takes JSON text; here it is computed in the same statement.
+  await db
+    .insertInto('events')
+    .values({
+      type: event.type,
+      created_by: event.createdBy,
+      created_by_user_id: event.createdByUserId,
+      feature_name: event.featureName ?? null,
+      project: event.project ?? null,
+      environment: event.environment ?? null,
+      data: json(event.data),
+      pre_data: json(event.preData),
+      tags: tags as unknown as string,
+    })
+    .execute();
+}
+
+export interface EventQuery {
+  project?: string;
+  featureName?: string;
+  limit?: number;
+}
+
+/** Newest first: ids grow with insertion order, so id order is the order things happened. */
+export async function listEvents(db: Kysely<DB>, query: EventQuery): Promise<EventRecord[]> {
+  let q = db.selectFrom('events').selectAll().orderBy('id', 'desc');
+  if (query.project !== undefined) q = q.where('project', '=', query.project);
+  if (query.featureName !== undefined) q = q.where('feature_name', '=', query.featureName);
+  if (query.limit !== undefined) q = q.limit(query.limit);
+  const rows = await q.execute();
+  return rows.map((r) => ({
+    id: r.id,
+    type: r.type,
+    createdAt: r.created_at,
+    createdBy: r.created_by,
+    createdByUserId: r.created_by_user_id,
+    featureName: r.feature_name,
+    project: r.project,
+    environment: r.environment,
+    data: r.data,
+    preData: r.pre_data,
+    tags: r.tags,
+  }));
+}
+
+/** The number of events in the log, from the counter rows a trigger keeps (see migrations). */
+export async function countAllEvents(db: Kysely<DB>): Promise<number> {
+  const row = await db
+    .selectFrom('event_counts')
+    .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('count'), sql<number>`0`).as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}

@@ -1,0 +1,2 @@
+export { eventRoutes } from './events.routes.js';
+export { appendEvent, type NewEvent } from './events.store.js';

@@ -1,0 +1,69 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { Deps } from '../../deps.js';
+import { actor } from '../../platform/http/auth.js';
+import { errorResponses } from '../../platform/http/schemas.js';
+import { CreateFlagBody, FlagParams, FlagSchema, ProjectParams, UpdateFlagBody } from './flags.schemas.js';
+import { createFlag, getFlag, updateFlagMetadata } from './flags.service.js';
+
+export const flagRoutes =
+  (deps: Deps): FastifyPluginAsyncTypebox =>
+  async (app) => {
+    app.post(
+      '/api/admin/projects/:projectId/features',
+      {
+        config: { permission: 'CREATE_FEATURE' },
+        schema: {
+          tags: ['Features'],
+          operationId: 'createFeature',
+          summary: 'Add a new feature flag',
+          description:
+            'Creates a flag in the project, disabled in every environment of the project, and records `feature-created`.',
+          params: ProjectParams,
+          body: CreateFlagBody,
+          response: { 200: FlagSchema, ...errorResponses(400, 401, 403, 404, 409, 413, 415) },
+        },
+      },
+      async (request) => createFlag(deps, request.params.projectId, request.body, actor(request)),
+    );
+
+    app.get(
+      '/api/admin/projects/:projectId/features/:featureName',
+      {
+        config: { permission: 'NONE' },
+        schema: {
+          tags: ['Features'],
+          operationId: 'getFeature',
+          summary: 'Get a feature flag',
+          description: 'The flag with its configuration in every environment of its project.',
+          params: FlagParams,
+          response: { 200: FlagSchema, ...errorResponses(400, 401, 403, 404) },
+        },
+      },
+      async (request) => getFlag(deps, request.params.projectId, request.params.featureName),
+    );
+
+    app.put(
+      '/api/admin/projects/:projectId/features/:featureName',
+      {
+        config: { permission: 'UPDATE_FEATURE' },
+        schema: {
+          tags: ['Features'],
+          operationId: 'updateFeature',
+          summary: 'Update a feature flag',
+          description:
+            'Changes only the properties sent. `archived: true` archives the flag (`feature-archived`); `archived: false` revives it (`feature-revived`).',
+          params: FlagParams,
+          body: UpdateFlagBody,
+          response: { 200: FlagSchema, ...errorResponses(400, 401, 403, 404, 413, 415) },
+        },
+      },
+      async (request) =>
+        updateFlagMetadata(
+          deps,
+          request.params.projectId,
+          request.params.featureName,
+          request.body,
+          actor(request),
+        ),
+    );
+  };

@@ -1,0 +1,189 @@
+import type { Deps } from '../../deps.js';
+import type { Db } from '../../platform/db/index.js';
+import type { Principal } from '../../platform/http/auth.js';
+import { AppError, invalidField, nameExists, notFound } from '../../platform/http/errors.js';
+import { fullMatch } from '../../platform/regex.js';
+import { appendEvent } from '../events/index.js';
+import type { CreateFlagInput, Flag, UpdateFlagInput } from './flags.schemas.js';
+import {
+  countActiveFlags,
+  enterLifecycleStage,
+  type FlagRow,
+  findFlagArchivedState,
+  insertFlag,
+  insertFlagTags,
+  leaveLifecycleStage,
+  loadFlagView,
+  lockActiveProject,
+  lockFlag,
+  type ProjectForFlags,
+  updateFlag,
+} from './flags.store.js';
+import { toFlag } from './flags.view.js';
+
+/** What `feature-metadata-updated` compares: the properties a metadata edit can change. */
+const metadata = (f: FlagRow) => ({
+  name: f.name,
+  project: f.project,
+  description: f.description,
+  type: f.type,
+  impressionData: f.impressionData,
+});
+
+/** The flag as events record it in data/preData (the metadata, without per-environment state). */
+function eventData(flag: FlagRow) {
+  return {
+    name: flag.name,
+    description: flag.description,
+    type: flag.type,
+    project: flag.project,
+    stale: flag.stale,
+    createdAt: flag.createdAt.toISOString(),
+    impressionData: flag.impressionData,
+    archived: flag.archivedAt !== null,
+    archivedAt: flag.archivedAt?.toISOString() ?? null,
+  };
+}
+
+function checkNaming(project: ProjectForFlags, name: string) {
+  if (!project.namingPattern || fullMatch(project.namingPattern, name)) return;
+  const example = project.namingExample ? ` Example: "${project.namingExample}".` : '';
+  const description = project.namingDescription ? ` ${project.namingDescription}` : '';
+  throw invalidField(
+    '/body/name',
+    `The flag name "${name}" does not match the project's naming pattern "^${project.namingPattern}$".${example}${description}`,
+  );
+}
+
+async function checkLimit(tx: Db, project: ProjectForFlags) {
+  if (project.featureLimit === null) return;
+  if ((await countActiveFlags(tx, project.id)) >= project.featureLimit) {
+    throw new AppError(
+      'InvalidOperationError',
+      `You have reached the maximum number of feature flags for this project (${project.featureLimit}).`,
+    );
+  }
+}
+
+export async function createFlag(deps: Deps, projectId: string, input: CreateFlagInput, by: Principal) {
+  if (input.name === '.' || input.name === '..')
+    throw invalidField('/body/name', '"." and ".." are not flag names.');
+  const created = await deps.database.db.transaction().execute(async (tx) => {
+    const project = await lockActiveProject(tx, projectId);
+    if (!project) throw notFound(`Active project with id ${projectId} does not exist`);
+    checkNaming(project, input.name);
+    await checkLimit(tx, project);
+    const flag = await insertFlag(tx, {
+      name: input.name,
+      project: projectId,
+      type: input.type ?? 'release',
+      description: input.description || null,
+      impressionData: input.impressionData ?? false,
+      createdByUserId: by.userId,
+      createdByName: by.name,
+    });
+    if (!flag) {
+      const existing = await findFlagArchivedState(tx, input.name);
+      throw nameExists(
+        existing?.archived_at
+          ? 'An archived flag with that name already exists'
+          : 'A flag with that name already exists',
+      );
+    }
+    await insertFlagTags(tx, flag.name, input.tags ?? [], by.userId);
+    await appendEvent(tx, {
+      type: 'feature-created',
+      createdBy: by.name,
+      createdByUserId: by.userId,
+      featureName: flag.name,
+      project: projectId,
+      data: eventData(flag),
+    });
+    return readFlag(tx, flag.name);
+  });
+  return created;
+}
+
+async function readFlag(db: Db, name: string): Promise<Flag> {
+  const row = await loadFlagView(db, name);
+  if (!row) throw notFound(`Could not find feature flag with name ${name}`);
+  return toFlag(row, false);
+}
+
+export async function getFlag(deps: Deps, projectId: string, name: string): Promise<Flag> {
+  const row = await loadFlagView(deps.database.db, name);
+  if (!row || row.project !== projectId) throw notInProject(name, projectId, row?.project);
+  return toFlag(row, false);
+}
+
+function notInProject(name: string, projectId: string, actualProject: string | undefined) {
+  const elsewhere = actualProject ? ` It is in project "${actualProject}".` : '';
+  return notFound(`There's no feature named "${name}" in project "${projectId}".${elsewhere}`);
+}
+
+/**
+ * Partial update: only the properties sent change. `archived` moves the flag into or out of the
+ * archive. Each kind of change records its own event, all in the transaction of the change.
+ */
+export async function updateFlagMetadata(
+  deps: Deps,
+  projectId: string,
+  name: string,
+  input: UpdateFlagInput,
+  by: Principal,
+): Promise<Flag> {
+  if (input.name !== undefined && input.name !== name) {
+    throw invalidField('/body/name', 'Cannot change the name of a feature flag.');
+  }
+  return deps.database.db.transaction().execute(async (tx) => {
+    const before = await lockFlag(tx, name);
+    if (!before || before.project !== projectId) throw notInProject(name, projectId, before?.project);
+    const now = deps.now();
+    const after: FlagRow = {
+      ...before,
+      ...(input.type !== undefined && { type: input.type }),
+      ...(input.description !== undefined && { description: input.description || null }),
+      ...(input.stale !== undefined && { stale: input.stale }),
+      ...(input.impressionData !== undefined && { impressionData: input.impressionData }),
+    };
+    const archiving = input.archived === true && before.archivedAt === null;
+    const reviving = input.archived === false && before.archivedAt !== null;
+    if (archiving) after.archivedAt = now;
+    if (reviving) after.archivedAt = null;
+    await updateFlag(tx, name, after);
+    const base = { createdBy: by.name, createdByUserId: by.userId, featureName: name, project: projectId };
+    await appendEvent(tx, {
+      ...base,
+      type: 'feature-metadata-updated',
+      data: metadata(after),
+      preData: metadata(before),
+    });
+    if (after.stale !== before.stale) {
+      await appendEvent(tx, {
+        ...base,
+        type: after.stale ? 'feature-stale-on' : 'feature-stale-off',
+        data: { stale: after.stale },
+        preData: { stale: before.stale },
+      });
+    }
+    if (archiving) {
+      await enterLifecycleStage(tx, name, 'archived', now);
+      await appendEvent(tx, {
+        ...base,
+        type: 'feature-archived',
+        data: eventData(after),
+        preData: eventData(before),
+      });
+    }
+    if (reviving) {
+      await leaveLifecycleStage(tx, name, 'archived');
+      await appendEvent(tx, {
+        ...base,
+        type: 'feature-revived',
+        data: eventData(after),
+        preData: eventData(before),
+      });
+    }
+    return readFlag(tx, name);
+  });
+}

@@ -1,0 +1,318 @@
+import { type Kysely, sql } from 'kysely';
+import { jsonArrayFrom, jsonObjectFrom } from 'kysely/helpers/postgres';
+import type { DB } from '../../platform/db/schema.js';
+
+export interface ProjectForFlags {
+  id: string;
+  featureLimit: number | null;
+  namingPattern: string | null;
+  namingExample: string | null;
+  namingDescription: string | null;
+}
+
+/**
+ * Locks the project row for the rest of the transaction: concurrent creations in one project then
+ * count flags one after the other, so the flag limit holds under load.
+ */
+export async function lockActiveProject(
+  db: Kysely<DB>,
+  projectId: string,
+): Promise<ProjectForFlags | undefined> {
+  const row = await db
+    .selectFrom('projects')
+    .select([
+      'id',
+      'feature_limit',
+      'feature_naming_pattern',
+      'feature_naming_example',
+      'feature_naming_description',
+    ])
+    .where('id', '=', projectId)
+    .where('archived_at', 'is', null)
+    .forUpdate()
+    .executeTakeFirst();
+  return (
+    row && {
+      id: row.id,
+      featureLimit: row.feature_limit,
+      namingPattern: row.feature_naming_pattern,
+      namingExample: row.feature_naming_example,
+      namingDescription: row.feature_naming_description,
+    }
+  );
+}
+
+export async function countActiveFlags(db: Kysely<DB>, projectId: string): Promise<number> {
+  const row = await db
+    .selectFrom('features')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('project', '=', projectId)
+    .where('archived_at', 'is', null)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+export interface NewFlag {
+  name: string;
+  project: string;
+  type: string;
+  description: string | null;
+  impressionData: boolean;
+  createdByUserId: number;
+  createdByName: string;
+}
+
+export interface FlagRow {
+  name: string;
+  project: string;
+  type: string;
+  description: string | null;
+  stale: boolean;
+  impressionData: boolean;
+  createdAt: Date;
+  archivedAt: Date | null;
+}
+
+const flagColumns = [
+  'name',
+  'project',
+  'type',
+  'description',
+  'stale',
+  'impression_data',
+  'created_at',
+  'archived_at',
+] as const;
+
+function toFlagRow(row: {
+  name: string;
+  project: string;
+  type: string;
+  description: string | null;
+  stale: boolean;
+  impression_data: boolean;
+  created_at: Date;
+  archived_at: Date | null;
+}): FlagRow {
+  return {
+    name: row.name,
+    project: row.project,
+    type: row.type,
+    description: row.description,
+    stale: row.stale,
+    impressionData: row.impression_data,
+    createdAt: row.created_at,
+    archivedAt: row.archived_at,
+  };
+}
+
+/**
+ * Inserts the flag with one disabled environment row per project environment and the `initial`
+ * lifecycle stage. Returns undefined when the name is taken (by any flag, archived or not): the
+ * primary key decides, not a prior lookup.
+ */
+export async function insertFlag(db: Kysely<DB>, flag: NewFlag): Promise<FlagRow | undefined> {
+  const row = await db
+    .insertInto('features')
+    .values({
+      name: flag.name,
+      project: flag.project,
+      type: flag.type,
+      description: flag.description,
+      impression_data: flag.impressionData,
+      created_by_user_id: flag.createdByUserId,
+      created_by_name: flag.createdByName,
+    })
+    .onConflict((oc) => oc.column('name').doNothing())
+    .returning(flagColumns)
+    .executeTakeFirst();
+  if (!row) return undefined;
+  await sql`INSERT INTO feature_environments (feature_name, environment)
+    SELECT ${flag.name}, environment_name FROM project_environments WHERE project_id = ${flag.project}`.execute(
+    db,
+  );
+  await db.insertInto('feature_lifecycles').values({ feature_name: flag.name, stage: 'initial' }).execute();
+  return toFlagRow(row);
+}
+
+export async function findFlagArchivedState(db: Kysely<DB>, name: string) {
+  return db
+    .selectFrom('features')
+    .select(['project', 'archived_at'])
+    .where('name', '=', name)
+    .executeTakeFirst();
+}
+
+export async function lockFlag(db: Kysely<DB>, name: string): Promise<FlagRow | undefined> {
+  const row = await db
+    .selectFrom('features')
+    .select(flagColumns)
+    .where('name', '=', name)
+    .forUpdate()
+    .executeTakeFirst();
+  return row && toFlagRow(row);
+}
+
+export interface FlagPatch {
+  type?: string;
+  description?: string | null;
+  stale?: boolean;
+  impressionData?: boolean;
+  archivedAt?: Date | null;
+}
+
+export async function updateFlag(db: Kysely<DB>, name: string, patch: FlagPatch): Promise<void> {
+  const values = {
+    ...(patch.type !== undefined && { type: patch.type }),
+    ...(patch.description !== undefined && { description: patch.description }),
+    ...(patch.stale !== undefined && { stale: patch.stale }),
+    ...(patch.impressionData !== undefined && { impression_data: patch.impressionData }),
+    ...(patch.archivedAt !== undefined && { archived_at: patch.archivedAt }),
+  };
+  if (Object.keys(values).length === 0) return;
+  await db.updateTable('features').set(values).where('name', '=', name).execute();
+}
+
+export async function enterLifecycleStage(db: Kysely<DB>, name: string, stage: 'archived', at: Date) {
+  await db
+    .insertInto('feature_lifecycles')
+    .values({ feature_name: name, stage, created_at: at })
+    .onConflict((oc) => oc.columns(['feature_name', 'stage']).doUpdateSet({ created_at: at }))
+    .execute();
+}
+
+export async function leaveLifecycleStage(db: Kysely<DB>, name: string, stage: 'archived') {
+  await db
+    .deleteFrom('feature_lifecycles')
+    .where('feature_name', '=', name)
+    .where('stage', '=', stage)
+    .execute();
+}
+
+/** The flag and everything the Flag response shows, in one round trip. */
+export async function loadFlagView(db: Kysely<DB>, name: string) {
+  return db
+    .selectFrom('features as f')
+    .select([
+      'f.name',
+      'f.project',
+      'f.type',
+      'f.description',
+      'f.stale',
+      'f.impression_data',
+      'f.created_at',
+      'f.archived_at',
+      'f.last_seen_at',
+      'f.created_by_user_id',
+      'f.created_by_name',
+    ])
+    .select((eb) => [
+      jsonObjectFrom(
+        eb
+          .selectFrom('feature_lifecycles as l')
+          .select(['l.stage', 'l.created_at'])
+          .whereRef('l.feature_name', '=', 'f.name')
+          .orderBy('l.created_at', 'desc')
+          .orderBy(
+            sql`array_position(array['initial','pre-live','live','completed','archived'], l.stage)`,
+            'desc',
+          )
+          .limit(1),
+      ).as('lifecycle'),
+      jsonArrayFrom(
+        eb
+          .selectFrom('feature_environments as fe')
+          .innerJoin('environments as e', 'e.name', 'fe.environment')
+          .innerJoin('project_environments as pe', (join) =>
+            join.onRef('pe.environment_name', '=', 'fe.environment').onRef('pe.project_id', '=', 'f.project'),
+          )
+          .select([
+            'fe.environment',
+            'fe.enabled',
+            'fe.variants',
+            'fe.last_seen_at',
+            'e.type',
+            'e.sort_order',
+          ])
+          .select((eb2) =>
+            jsonArrayFrom(
+              eb2
+                .selectFrom('feature_strategies as s')
+                .select([
+                  's.id',
+                  's.strategy_name',
+                  's.title',
+                  's.disabled',
+                  's.sort_order',
+                  's.parameters',
+                  's.constraints',
+                  's.variants',
+                ])
+                .select(
+                  sql<number[]>`coalesce((SELECT array_agg(segment_id ORDER BY segment_id)
+                    FROM feature_strategy_segment WHERE feature_strategy_id = s.id), '{}')`.as('segments'),
+                )
+                .whereRef('s.feature_name', '=', 'fe.feature_name')
+                .whereRef('s.environment', '=', 'fe.environment')
+                .orderBy('s.sort_order')
+                .orderBy('s.created_at'),
+            ).as('strategies'),
+          )
+          .whereRef('fe.feature_name', '=', 'f.name')
+          .orderBy('e.sort_order')
+          .orderBy('e.name'),
+      ).as('environments'),
+      jsonArrayFrom(
+        eb
+          .selectFrom('feature_tag as t')
+          .select(['t.tag_type as type', 't.tag_value as value'])
+          .whereRef('t.feature_name', '=', 'f.name')
+          .orderBy('t.tag_type')
+          .orderBy('t.tag_value'),
+      ).as('tags'),
+      jsonArrayFrom(
+        eb
+          .selectFrom('feature_dependencies as d')
+          .select(['d.parent', 'd.enabled', 'd.variants'])
+          .whereRef('d.child', '=', 'f.name')
+          .orderBy('d.parent'),
+      ).as('dependencies'),
+      jsonArrayFrom(
+        eb
+          .selectFrom('feature_dependencies as c')
+          .select('c.child')
+          .whereRef('c.parent', '=', 'f.name')
+          .orderBy('c.child'),
+      ).as('children'),
+    ])
+    .where('f.name', '=', name)
+    .executeTakeFirst();
+}
+
+export type FlagViewRow = NonNullable<Awaited<ReturnType<typeof loadFlagView>>>;
+
+export async function insertFlagTags(
+  db: Kysely<DB>,
+  name: string,
+  tags: { type: string; value: string }[],
+  userId: number,
+): Promise<void> {
+  if (tags.length === 0) return;
+  await db
+    .insertInto('tags')
+    .values(tags.map((t) => ({ type: t.type, value: t.value })))
+    .onConflict((oc) => oc.columns(['type', 'value']).doNothing())
+    .execute();
+  await db
+    .insertInto('feature_tag')
+    .values(
+      tags.map((t) => ({
+        feature_name: name,
+        tag_type: t.type,
+        tag_value: t.value,
+        created_by_user_id: userId,
+      })),
+    )
+    .onConflict((oc) => oc.columns(['feature_name', 'tag_type', 'tag_value']).doNothing())
+    .execute();
+}

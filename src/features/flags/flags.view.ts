@@ -1,0 +1,64 @@
+import type { Flag } from './flags.schemas.js';
+import type { FlagViewRow } from './flags.store.js';
+
+// Timestamps inside jsonb aggregates arrive as PostgreSQL text; the API speaks ISO 8601.
+const iso = (value: Date | string | null | undefined) => (value ? new Date(value).toISOString() : null);
+
+/** Maps the one-query flag view to the API's Flag shape. */
+export function toFlag(row: FlagViewRow, favorite: boolean): Flag {
+  return {
+    name: row.name,
+    type: row.type,
+    description: row.description,
+    project: row.project,
+    archived: row.archived_at !== null,
+    stale: row.stale,
+    favorite,
+    impressionData: row.impression_data,
+    createdAt: iso(row.created_at),
+    archivedAt: iso(row.archived_at),
+    lastSeenAt: iso(row.last_seen_at),
+    createdBy: { id: row.created_by_user_id, name: row.created_by_name ?? 'unknown' },
+    environments: row.environments.map((env) => {
+      const strategies = env.strategies.map((s) => ({
+        id: s.id,
+        name: s.strategy_name,
+        title: s.title,
+        disabled: s.disabled,
+        featureName: row.name,
+        sortOrder: s.sort_order,
+        segments: s.segments,
+        constraints:
+          s.constraints as unknown as Flag['environments'][number]['strategies'][number]['constraints'],
+        variants: s.variants as unknown as Flag['environments'][number]['strategies'][number]['variants'],
+        parameters: s.parameters as unknown as Record<string, string>,
+      }));
+      const variants = env.variants as unknown as Flag['environments'][number]['variants'];
+      return {
+        name: env.environment,
+        featureName: row.name,
+        environment: env.environment,
+        type: env.type,
+        enabled: env.enabled,
+        sortOrder: env.sort_order,
+        variantCount: variants.length,
+        strategies,
+        variants,
+        lastSeenAt: iso(env.last_seen_at),
+        hasStrategies: strategies.length > 0,
+        hasEnabledStrategies: strategies.some((s) => !s.disabled),
+      };
+    }),
+    tags: row.tags,
+    children: row.children.map((c) => c.child),
+    dependencies: row.dependencies.map((d) => ({
+      feature: d.parent,
+      enabled: d.enabled,
+      ...(d.variants ? { variants: d.variants } : {}),
+    })),
+    lifecycle: {
+      stage: row.lifecycle?.stage ?? 'initial',
+      enteredStageAt: iso(row.lifecycle?.created_at ?? row.created_at) as string,
+    },
+  };
+}

@@ -1,0 +1,67 @@
+import { mkdir } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { buildApp } from './app.js';
+import { loadConfig } from './config.js';
+import { ensureAdminTokens, parseInitTokens } from './features/access/api-tokens.js';
+import { openDatabase } from './platform/db/database.js';
+import { migrate } from './platform/db/migrate.js';
+
+/** config -> database -> migrate -> tokens -> app -> listen; SIGTERM/SIGINT stop it cleanly. */
+async function main() {
+  const started = performance.now();
+  const config = loadConfig();
+  const initTokens = parseInitTokens(config.INIT_ADMIN_API_TOKENS);
+  const say = (message: string) => process.stdout.write(`${message}\n`);
+
+  let dataDir: string | undefined;
+  if (config.DATABASE_URL) {
+    say('Connecting to PostgreSQL (DATABASE_URL)…');
+  } else {
+    dataDir = resolve(config.DATA_DIR);
+    await mkdir(dataDir, { recursive: true });
+    say(`Opening the embedded PostgreSQL (PGlite) in ${dataDir} (a new database takes a few seconds)…`);
+  }
+  const database = await openDatabase({
+    url: config.DATABASE_URL,
+    dataDir,
+    poolSize: config.DATABASE_POOL_SIZE,
+  });
+  const applied = await migrate(database);
+  if (applied.length > 0) say(`Applied migrations: ${applied.join(', ')}`);
+
+  const generated = await ensureAdminTokens(database.db, initTokens);
+  if (generated) {
+    say('No API token existed, so one admin token was created. It is shown only now; keep it safe:');
+    say(`  ${generated}`);
+    say('Use it as the Authorization header of admin API requests.');
+  }
+
+  const app = await buildApp({ database, config, now: () => new Date() });
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    app.log.info({ signal }, 'stopping: finishing requests in flight');
+    try {
+      await app.close();
+      await database.close();
+      process.exit(0);
+    } catch (error) {
+      app.log.error({ err: error }, 'error while stopping');
+      process.exit(1);
+    }
+  };
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  process.on('SIGINT', () => void stop('SIGINT'));
+
+  await app.listen({ port: config.PORT, host: config.HOST });
+  const ms = Math.round(performance.now() - started);
+  say(
+    `Listening on http://localhost:${config.PORT} (${database.engine}, ready in ${ms} ms). API docs: /docs`,
+  );
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`Failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});

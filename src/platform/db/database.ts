@@ -1,0 +1,107 @@
+import { PGlite } from '@electric-sql/pglite';
+import { Kysely, PGliteDialect, PostgresDialect, sql } from 'kysely';
+import pg from 'pg';
+import type { DB } from './schema.js';
+
+export type Engine = 'pglite' | 'postgres';
+
+/** Runs one statement (or, without params, a whole script) on a single session. */
+export type RunSql = (text: string, params?: unknown[]) => Promise<Record<string, unknown>[]>;
+
+export interface Database {
+  db: Kysely<DB>;
+  engine: Engine;
+  /** Gives fn one session for its whole run: what migrations need for their advisory lock. */
+  session<T>(fn: (run: RunSql) => Promise<T>): Promise<T>;
+  /** Subscribes to NOTIFY on a channel; resolves to an unsubscribe function. */
+  listen(channel: string, onMessage: (payload: string) => void): Promise<() => Promise<void>>;
+  /** PGlite only: the data directory as a tarball, to start copies from (tests). */
+  dump?: () => Promise<Blob>;
+  /** Resolves when the database answers a trivial query. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface DatabaseOptions {
+  /** postgres://… selects the server engine; otherwise PGlite. */
+  url?: string;
+  /** PGlite data directory; absent means in memory. */
+  dataDir?: string;
+  /** PGlite: start from a dumped data directory (tests). */
+  loadDataDir?: Blob;
+  poolSize?: number;
+}
+
+// int8 (event ids, counts) as JavaScript numbers on both engines: they stay far below 2^53.
+const INT8_OID = 20;
+pg.types.setTypeParser(INT8_OID, (value: string) => Number(value));
+
+export async function openDatabase(options: DatabaseOptions): Promise<Database> {
+  return options.url ? openPostgres(options.url, options.poolSize ?? 10) : openPglite(options);
+}
+
+async function openPglite(options: DatabaseOptions): Promise<Database> {
+  const pglite = await PGlite.create({
+    ...(options.dataDir ? { dataDir: options.dataDir } : {}),
+    ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
+    parsers: { [INT8_OID]: (value: string) => Number(value) },
+  });
+  const db = new Kysely<DB>({ dialect: new PGliteDialect({ pglite }) });
+  return {
+    db,
+    engine: 'pglite',
+    ping: () => ping(db),
+    dump: () => pglite.dumpDataDir('gzip'),
+    // PGlite has one connection; the caller runs before anything else is served (start-up).
+    session: (fn) =>
+      fn(async (text, params) => {
+        if (params) return (await pglite.query<Record<string, unknown>>(text, params)).rows;
+        const results = await pglite.exec(text);
+        return (results.at(-1)?.rows ?? []) as Record<string, unknown>[];
+      }),
+    listen: async (channel, onMessage) => pglite.listen(channel, onMessage),
+    close: async () => {
+      await db.destroy();
+      if (!pglite.closed) await pglite.close();
+    },
+  };
+}
+
+async function openPostgres(url: string, poolSize: number): Promise<Database> {
+  const pool = new pg.Pool({ connectionString: url, max: poolSize });
+  // A broken idle connection must not take the process down; the pool replaces it.
+  pool.on('error', () => {});
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  return {
+    db,
+    engine: 'postgres',
+    ping: () => ping(db),
+    session: async (fn) => {
+      const client = await pool.connect();
+      try {
+        return await fn(async (text, params) => (await client.query(text, params)).rows);
+      } finally {
+        client.release();
+      }
+    },
+    listen: async (channel, onMessage) => {
+      const client = new pg.Client({ connectionString: url });
+      client.on('error', () => {});
+      await client.connect();
+      client.on('notification', (msg) => {
+        if (msg.channel === channel) onMessage(msg.payload ?? '');
+      });
+      await client.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
+      return async () => {
+        await client.end();
+      };
+    },
+    close: async () => {
+      await db.destroy();
+    },
+  };
+}
+
+async function ping(db: Kysely<DB>): Promise<void> {
+  await sql`SELECT 1`.execute(db);
+}

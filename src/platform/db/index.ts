@@ -1,0 +1,6 @@
+import type { Kysely } from 'kysely';
+import type { DB } from './schema.js';
+
+/** A database handle or an open transaction: store functions accept either. */
+export type Db = Kysely<DB>;
+export type { Database, Engine } from './database.js';

@@ -1,0 +1,188 @@
+import type { ColumnType, Generated } from 'kysely';
+
+/** jsonb columns are written as JSON text (both drivers would otherwise mangle arrays) and read parsed. */
+export type Json<T> = ColumnType<T, string, string>;
+/** A jsonb column with a database default. */
+export type JsonDefault<T> = ColumnType<T, string | undefined, string>;
+type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
+type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+
+export interface EnvironmentsTable {
+  name: string;
+  type: string;
+  sort_order: Generated<number>;
+  enabled: Generated<boolean>;
+  protected: Generated<boolean>;
+  created_at: Timestamp;
+}
+
+export interface ProjectsTable {
+  id: string;
+  name: string;
+  description: string | null;
+  mode: Generated<'open' | 'protected' | 'private'>;
+  default_stickiness: Generated<string>;
+  feature_limit: number | null;
+  feature_naming_pattern: string | null;
+  feature_naming_example: string | null;
+  feature_naming_description: string | null;
+  created_at: Timestamp;
+  updated_at: NullableTimestamp;
+  archived_at: NullableTimestamp;
+}
+
+export interface ProjectEnvironmentsTable {
+  project_id: string;
+  environment_name: string;
+  default_strategy: Json<unknown> | null;
+}
+
+export interface FeaturesTable {
+  name: string;
+  project: string;
+  type: Generated<string>;
+  description: string | null;
+  stale: Generated<boolean>;
+  potentially_stale: Generated<boolean>;
+  impression_data: Generated<boolean>;
+  created_at: Timestamp;
+  created_by_user_id: number | null;
+  created_by_name: string | null;
+  archived_at: NullableTimestamp;
+  last_seen_at: NullableTimestamp;
+}
+
+export interface FeatureEnvironmentsTable {
+  feature_name: string;
+  environment: string;
+  enabled: Generated<boolean>;
+  variants: JsonDefault<unknown[]>;
+  last_seen_at: NullableTimestamp;
+}
+
+export interface FeatureLifecyclesTable {
+  feature_name: string;
+  stage: 'initial' | 'pre-live' | 'live' | 'completed' | 'archived';
+  status: string | null;
+  status_value: string | null;
+  created_at: Timestamp;
+}
+
+export interface FeatureDependenciesTable {
+  parent: string;
+  child: string;
+  enabled: Generated<boolean>;
+  variants: Json<string[]> | null;
+}
+
+export interface FavoriteFeaturesTable {
+  feature_name: string;
+  user_id: number;
+  created_at: Timestamp;
+}
+
+export interface FeatureStrategiesTable {
+  id: string;
+  feature_name: string;
+  environment: string;
+  strategy_name: string;
+  title: string | null;
+  disabled: Generated<boolean>;
+  sort_order: Generated<number>;
+  parameters: JsonDefault<Record<string, string>>;
+  constraints: JsonDefault<unknown[]>;
+  variants: JsonDefault<unknown[]>;
+  created_by_user_id: number | null;
+  created_at: Timestamp;
+}
+
+export interface FeatureStrategySegmentTable {
+  feature_strategy_id: string;
+  segment_id: number;
+  created_at: Timestamp;
+}
+
+export interface FeatureTagTable {
+  feature_name: string;
+  tag_type: string;
+  tag_value: string;
+  created_by_user_id: number | null;
+  created_at: Timestamp;
+}
+
+export interface TagsTable {
+  type: string;
+  value: string;
+  created_at: Timestamp;
+}
+
+export interface EventsTable {
+  id: Generated<number>;
+  type: string;
+  created_at: Timestamp;
+  created_by: string;
+  created_by_user_id: number | null;
+  data: Json<unknown> | null;
+  pre_data: Json<unknown> | null;
+  tags: JsonDefault<{ type: string; value: string }[]>;
+  feature_name: string | null;
+  project: string | null;
+  environment: string | null;
+  group_type: string | null;
+  group_id: string | null;
+}
+
+export interface EventCountsTable {
+  shard: number;
+  count: number;
+}
+
+export interface ApiTokensTable {
+  secret_hash: string;
+  token_name: string;
+  type: 'admin' | 'client' | 'frontend';
+  environment: string | null;
+  projects: ColumnType<string[], string[] | undefined, string[]>;
+  display_prefix: string;
+  alias: string | null;
+  expires_at: NullableTimestamp;
+  seen_at: NullableTimestamp;
+  created_by: string | null;
+  created_at: Timestamp;
+}
+
+export interface UsersTable {
+  id: Generated<number>;
+  name: string | null;
+  username: string | null;
+  email: string | null;
+  image_url: string | null;
+  password_hash: string | null;
+  login_attempts: Generated<number>;
+  email_sent: Generated<boolean>;
+  is_service: Generated<boolean>;
+  root_role_id: number | null;
+  scim_id: string | null;
+  seen_at: NullableTimestamp;
+  created_at: Timestamp;
+  deleted_at: NullableTimestamp;
+}
+
+export interface DB {
+  environments: EnvironmentsTable;
+  projects: ProjectsTable;
+  project_environments: ProjectEnvironmentsTable;
+  features: FeaturesTable;
+  feature_environments: FeatureEnvironmentsTable;
+  feature_lifecycles: FeatureLifecyclesTable;
+  feature_dependencies: FeatureDependenciesTable;
+  favorite_features: FavoriteFeaturesTable;
+  feature_strategies: FeatureStrategiesTable;
+  feature_strategy_segment: FeatureStrategySegmentTable;
+  feature_tag: FeatureTagTable;
+  tags: TagsTable;
+  events: EventsTable;
+  event_counts: EventCountsTable;
+  api_tokens: ApiTokensTable;
+  users: UsersTable;
+}

@@ -1,0 +1,40 @@
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { FastifyInstance } from 'fastify';
+
+/**
+ * The OpenAPI document is generated from the route schemas (served at /docs/openapi.json) with an
+ * interactive reference at /docs. Admin routes use the API key scheme of the spec.
+ */
+export async function registerOpenApi(app: FastifyInstance) {
+  await app.register(swagger, {
+    // Shared schemas keep their $id as their component name (#/components/schemas/Error).
+    refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
+    openapi: {
+      openapi: '3.0.3',
+      info: {
+        title: 'Flagship admin API',
+        version: '1.0.0',
+        description: 'Feature-flag administration API, compatible with the Unleash admin API.',
+      },
+      components: {
+        securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'Authorization' } },
+      },
+      security: [{ apiKey: [] }],
+    },
+  });
+  // Plugin routes get their permission here, in one visible place: the docs are public.
+  app.addHook('onRoute', (route) => {
+    if (route.url.startsWith('/docs') && !route.config?.permission) {
+      route.config = { ...route.config, permission: 'PUBLIC' };
+    }
+  });
+}
+
+/** The reference page and the JSON document; register after auth so they get the same hooks. */
+export async function registerDocs(app: FastifyInstance) {
+  await app.register(swaggerUi, { routePrefix: '/docs' });
+  app.get('/docs/openapi.json', { config: { permission: 'PUBLIC' }, schema: { hide: true } }, async () =>
+    app.swagger(),
+  );
+}

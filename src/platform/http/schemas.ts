@@ -1,0 +1,45 @@
+import { type TSchema, Type } from 'typebox';
+
+/** The error body of every failing request, as the spec's Errors section defines it. */
+export const ErrorSchema = Type.Object(
+  {
+    id: Type.String({ description: 'Identifier of this error instance (a UUID).', format: 'uuid' }),
+    name: Type.String({ description: 'Kind of error, e.g. ValidationError.', examples: ['ValidationError'] }),
+    message: Type.String({
+      description: 'Human-readable explanation.',
+      examples: ['The flag name is taken'],
+    }),
+    details: Type.Optional(
+      Type.Array(
+        Type.Object({
+          message: Type.String({ description: 'What is wrong with one field or condition.' }),
+          path: Type.Optional(
+            Type.String({ description: 'Where, e.g. /body/name.', examples: ['/body/name'] }),
+          ),
+        }),
+        { description: 'Every failing field or condition.' },
+      ),
+    ),
+  },
+  { $id: 'Error', description: 'An error response.' },
+);
+
+const ERROR_DESCRIPTIONS: Record<number, string> = {
+  400: 'ValidationError: the request does not conform to the schema.',
+  401: 'AuthenticationRequired: missing or invalid credential.',
+  403: 'NoAccessError: the credential lacks the needed permission.',
+  404: 'NotFoundError: the requested resource does not exist.',
+  409: 'NameExistsError: conflicts with an existing resource.',
+  413: 'PayloadTooLargeError: the body is larger than allowed.',
+  415: 'ContentTypeerror: the body must be application/json.',
+};
+
+/** Response schemas for the listed error statuses, all referring to the shared Error shape. */
+export function errorResponses(...statuses: (keyof typeof ERROR_DESCRIPTIONS)[]): Record<number, TSchema> {
+  return Object.fromEntries(
+    statuses.map((s) => [s, Type.Ref('Error', { description: ERROR_DESCRIPTIONS[s] })]),
+  );
+}
+
+/** A nullable value, written as OpenAPI 3.0 understands it. */
+export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);

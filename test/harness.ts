@@ -1,0 +1,78 @@
+import { randomBytes } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import pg from 'pg';
+import { inject } from 'vitest';
+import { buildApp } from '../src/app.js';
+import { type Config, testConfig } from '../src/config.js';
+import { ensureAdminTokens } from '../src/features/access/api-tokens.js';
+import { type Database, openDatabase } from '../src/platform/db/database.js';
+import { withDatabase } from './global-setup.js';
+
+export const ADMIN_TOKEN = '*:*.test-admin-token-0123456789abcdef';
+
+export interface TestApp {
+  app: FastifyInstance;
+  database: Database;
+  /** An admin-authenticated request; pass `headers: { authorization: undefined }` to send none. */
+  request(options: InjectOptions): Promise<LightMyRequestResponse>;
+  close(): Promise<void>;
+}
+
+/** A fresh database for this test file (a copy of the migrated template) and an app on it. */
+export async function openTestDatabase(): Promise<{ database: Database; drop: () => Promise<void> }> {
+  if (process.env.TEST_ENGINE === 'postgres') {
+    const url = process.env.TEST_DATABASE_URL!;
+    const name = `flagship_test_${randomBytes(6).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${name} TEMPLATE ${inject('postgresTemplate')}`);
+    await admin.end();
+    const database = await openDatabase({ url: withDatabase(url, name), poolSize: 5 });
+    const drop = async () => {
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await client.end();
+    };
+    return { database, drop };
+  }
+  const template = await readFile(inject('pgliteTemplate'));
+  const database = await openDatabase({ loadDataDir: new Blob([template]) });
+  return { database, drop: async () => {} };
+}
+
+export async function startTestApp(
+  options: { config?: Partial<Config>; now?: () => Date } = {},
+): Promise<TestApp> {
+  const { database, drop } = await openTestDatabase();
+  await ensureAdminTokens(database.db, [ADMIN_TOKEN]);
+  const app = await buildApp({
+    database,
+    config: testConfig(options.config),
+    now: options.now ?? (() => new Date()),
+  });
+  await app.ready();
+  return {
+    app,
+    database,
+    request: (opts) => {
+      const headers = Object.fromEntries(
+        Object.entries({ authorization: ADMIN_TOKEN, ...opts.headers }).filter(([, v]) => v !== undefined),
+      );
+      return app.inject({ ...opts, headers } as InjectOptions);
+    },
+    close: async () => {
+      await app.close();
+      await database.close();
+      await drop();
+    },
+  };
+}
+
+/** A name unique within the test file, so tests in one file never collide. */
+let counter = 0;
+export function uniqueName(prefix = 'flag'): string {
+  counter += 1;
+  return `${prefix}-${counter}-${randomBytes(3).toString('hex')}`;
+}

@@ -1,0 +1,20 @@
+import { defineConfig } from 'vitest/config';
+
+// One suite, two engines: PGlite always; PostgreSQL as well when TEST_DATABASE_URL is set.
+const engines = ['pglite', ...(process.env.TEST_DATABASE_URL ? ['postgres'] : [])];
+
+export default defineConfig({
+  test: {
+    projects: engines.map((engine) => ({
+      test: {
+        name: engine,
+        include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+        env: { TEST_ENGINE: engine },
+        globalSetup: ['test/global-setup.ts'],
+        testTimeout: 30_000,
+        hookTimeout: 60_000,
+        pool: 'forks',
+      },
+    })),
+  },
+});
