@@ -14,7 +14,8 @@ declare module 'vitest' {
 
 /** Migrates one template per run; each test file then starts from a copy of it (fast, isolated). */
 export default async function setup(project: TestProject) {
-  if (process.env.TEST_ENGINE === 'postgres') return setupPostgres(project);
+  // The project's name is its engine (see vitest.config.ts); its env only reaches the test workers.
+  if (project.name === 'postgres') return setupPostgres(project);
   return setupPglite(project);
 }
 

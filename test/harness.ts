@@ -26,7 +26,7 @@ export async function openTestDatabase(): Promise<{ database: Database; drop: ()
     const name = `flagship_test_${randomBytes(6).toString('hex')}`;
     const admin = new pg.Client({ connectionString: url });
     await admin.connect();
-    await admin.query(`CREATE DATABASE ${name} TEMPLATE ${inject('postgresTemplate')}`);
+    await createFromTemplate(admin, name, inject('postgresTemplate'));
     await admin.end();
     const database = await openDatabase({ url: withDatabase(url, name), poolSize: 5 });
     const drop = async () => {
@@ -40,6 +40,22 @@ export async function openTestDatabase(): Promise<{ database: Database; drop: ()
   const template = await readFile(inject('pgliteTemplate'));
   const database = await openDatabase({ loadDataDir: new Blob([template]) });
   return { database, drop: async () => {} };
+}
+
+/**
+ * PostgreSQL copies a template only while nobody else is connected to it, and a concurrent copy
+ * counts as connected: test files starting together retry for a moment (SQLSTATE 55006).
+ */
+async function createFromTemplate(client: pg.Client, name: string, template: string) {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await client.query(`CREATE DATABASE ${name} TEMPLATE ${template}`);
+      return;
+    } catch (error) {
+      if ((error as { code?: string }).code !== '55006' || attempt > 100) throw error;
+      await new Promise((r) => setTimeout(r, 50 + Math.random() * 100));
+    }
+  }
 }
 
 export async function startTestApp(
