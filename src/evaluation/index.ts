@@ -1,0 +1,6 @@
+// The pure evaluation engine (ADR 0002): compile a snapshot once, evaluate it for many contexts.
+export type { CompiledSnapshot } from './compile.js';
+export { compileSnapshot } from './compile.js';
+export { OPERATORS, type Operator } from './constraints.js';
+export { evaluateAll, evaluateFlag } from './evaluate.js';
+export type * from './types.js';

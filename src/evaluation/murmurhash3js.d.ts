@@ -1,0 +1,10 @@
+// murmurhash3js 3.0.1 ships no types; only the function the engine uses is declared.
+declare module 'murmurhash3js' {
+  const murmurhash3js: {
+    x86: {
+      /** Unsigned 32-bit hash of the low byte of each UTF-16 code unit of `key` (evaluation.md §3). */
+      hash32(key: string, seed?: number): number;
+    };
+  };
+  export default murmurhash3js;
+}

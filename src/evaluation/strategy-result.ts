@@ -1,0 +1,54 @@
+import type { CompiledSegment, CompiledStrategy, MissingSegment } from './compile.js';
+import type { ContextView } from './context.js';
+import type { SegmentResult, StrategyResult } from './types.js';
+import { selectVariantDefinition } from './variants.js';
+
+function evaluateSegment(segment: CompiledSegment | MissingSegment, view: ContextView): SegmentResult {
+  if ('missing' in segment) return { id: segment.id, result: false, missing: true, constraints: [] };
+  const constraints = segment.constraints.map((c) => ({ ...c.input, result: c.evaluate(view) }));
+  return {
+    id: segment.id,
+    ...(segment.name === undefined ? {} : { name: segment.name }),
+    result: constraints.every((c) => c.result),
+    constraints,
+  };
+}
+
+/**
+ * One strategy with every constraint and segment reported (no short-circuit, §12.2). The
+ * strategy is enabled when its constraints, its segments and its own rule all pass (§4 step 6).
+ * Strategy variants are chosen only for an enabled strategy (SDK, §13 V2), with stickiness
+ * `variants[0].stickiness`, else `parameters.stickiness` (SDK, §8, §13 V1).
+ */
+export function evaluateStrategy(strategy: CompiledStrategy, view: ContextView): StrategyResult {
+  const constraints = strategy.constraints.map((c) => ({ ...c.input, result: c.evaluate(view) }));
+  const segments = strategy.segments.map((segment) => evaluateSegment(segment, view));
+  const gates = constraints.every((c) => c.result) && segments.every((s) => s.result);
+  const { input, parameters, rule, variants } = strategy;
+  const report = {
+    name: input.name,
+    ...(input.id === undefined ? {} : { id: input.id }),
+    ...(typeof input.title === 'string' ? { title: input.title } : {}),
+    disabled: strategy.disabled,
+    parameters,
+    constraints,
+    segments,
+  };
+  if (strategy.disabled) return { ...report, result: { enabled: false, evaluationStatus: 'unevaluated' } };
+  if (rule === 'unknown') {
+    return { ...report, result: { enabled: gates ? 'unknown' : false, evaluationStatus: 'incomplete' } };
+  }
+  // The rule runs only after its gates pass, as in the SDK, so random draws match its order.
+  const enabled = gates && rule(view);
+  if (!enabled || variants.length === 0)
+    return { ...report, result: { enabled, evaluationStatus: 'complete' } };
+  const stickiness = variants[0]?.stickiness || parameters.stickiness;
+  const chosen = selectVariantDefinition(parameters.groupId, stickiness, variants, view.context, view.random);
+  if (!chosen) return { ...report, result: { enabled, evaluationStatus: 'complete' } };
+  const variant = {
+    name: chosen.name,
+    enabled: true as const,
+    ...(chosen.payload === undefined ? {} : { payload: chosen.payload }),
+  };
+  return { ...report, result: { enabled, evaluationStatus: 'complete', variant, variants } };
+}
