@@ -18,8 +18,8 @@ export const EventSchema = Type.Object(
     featureName: Nullable(
       Type.String({ description: 'Flag the event concerns.', examples: ['new-checkout'] }),
     ),
-    data: Nullable(Type.Unknown({ description: 'State of the subject after the change.' })),
-    preData: Nullable(Type.Unknown({ description: 'State of the subject before the change.' })),
+    data: Type.Unknown({ description: 'State of the subject after the change; null when none.' }),
+    preData: Type.Unknown({ description: 'State of the subject before the change; null when none.' }),
     tags: Nullable(Type.Array(TagSchema, { description: 'Tags of the flag when the event happened.' })),
   },
   { description: 'An event-log record.' },

@@ -94,10 +94,13 @@ export const ConstraintSchema = Type.Object({
   value: Type.Optional(Type.String({ description: 'Value for single-value operators.' })),
 });
 
-const PayloadSchema = Type.Object({
-  type: Type.String({ description: 'json, csv, string or number.', examples: ['string'] }),
-  value: Type.String({ description: 'The payload, stringified.', examples: ['blue'] }),
-});
+const PayloadSchema = Type.Object(
+  {
+    type: Type.String({ description: 'json, csv, string or number.', examples: ['string'] }),
+    value: Type.String({ description: 'The payload, stringified.', examples: ['blue'] }),
+  },
+  { description: 'Data delivered with the variant.' },
+);
 
 export const StrategyVariantSchema = Type.Object({
   name: Type.String({ description: 'Variant name.', examples: ['blue'] }),
@@ -114,9 +117,13 @@ export const FlagVariantSchema = Type.Object({
   stickiness: Type.Optional(Type.String({ description: 'Context field for stable assignment.' })),
   payload: Type.Optional(PayloadSchema),
   overrides: Type.Optional(
-    Type.Array(Type.Object({ contextName: Type.String(), values: Type.Array(Type.String()) }), {
-      description: 'Context values that always get this variant.',
-    }),
+    Type.Array(
+      Type.Object({
+        contextName: Type.String({ description: 'Context field to match.', examples: ['userId'] }),
+        values: Type.Array(Type.String(), { description: 'Values of that field that get this variant.' }),
+      }),
+      { description: 'Context values that always get this variant.' },
+    ),
   ),
 });
 

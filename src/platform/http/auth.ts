@@ -81,7 +81,8 @@ export function allows(principal: Principal, needed: Permission, project?: strin
 function credential(request: FastifyRequest): string | undefined {
   const header = request.headers.authorization;
   if (!header) return undefined;
-  const value = header.startsWith('Bearer ') ? header.slice(7) : header;
+  // "Bearer <token>" in any letter case, or the bare token as Unleash SDKs send it.
+  const value = /^bearer /i.test(header) ? header.slice(7) : header;
   return value.trim() || undefined;
 }
 

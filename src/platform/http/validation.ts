@@ -70,7 +70,7 @@ function describe(e: ErrorObject, path: string): string {
         e.params as { allowedValues: unknown[] }
       ).allowedValues
         .map((v) => JSON.stringify(v))
-        .join(', ')}. You sent ${JSON.stringify(e.data)}.`;
+        .join(', ')}. You sent ${preview(e.data)}.`;
     case 'type':
       return `The \`${path}\` property must be ${(e.params as { type: string }).type}. You sent ${preview(e.data)}.`;
     default:
@@ -79,7 +79,13 @@ function describe(e: ErrorObject, path: string): string {
 }
 
 function preview(value: unknown): string {
-  const text = JSON.stringify(value) ?? String(value);
+  let text: string;
+  try {
+    text = JSON.stringify(value) ?? String(value);
+  } catch {
+    // Too deeply nested to print (JSON.stringify recurses): a 500 would be worse than a vague message.
+    text = Array.isArray(value) ? 'a deeply nested array' : `a deeply nested ${typeof value}`;
+  }
   return text.length > 100 ? `${text.slice(0, 100)}…` : text;
 }
 
