@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { DB } from '../../platform/db/schema.js';
 
 export interface ApiTokenRow {
@@ -61,4 +61,9 @@ export async function insertToken(db: Kysely<DB>, token: NewApiToken): Promise<b
     .returning('secret_hash')
     .executeTakeFirst();
   return inserted !== undefined;
+}
+
+/** Serialises first-start token bootstrap across instances sharing one database (until commit). */
+export async function lockTokenBootstrap(db: Kysely<DB>): Promise<void> {
+  await sql`SELECT pg_advisory_xact_lock(42420002)`.execute(db);
 }

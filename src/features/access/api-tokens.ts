@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Db } from '../../platform/db/index.js';
 import type { Principal, ResolvePrincipal } from '../../platform/http/auth.js';
-import { countTokens, findTokenByHash, insertToken } from './api-tokens.store.js';
+import { countTokens, findTokenByHash, insertToken, lockTokenBootstrap } from './api-tokens.store.js';
 
 /** Only this hash of a token is stored; the secret itself is shown once and never kept. */
 export function hashSecret(secret: string): string {
@@ -80,9 +80,15 @@ export async function ensureAdminTokens(db: Db, initTokens: string[]): Promise<s
   for (const secret of initTokens) {
     await insertToken(db, adminToken(secret, 'admin'));
   }
-  if (initTokens.length > 0 || (await countTokens(db)) > 0) return undefined;
-  const secret = `*:*.${randomBytes(28).toString('hex')}`;
-  return (await insertToken(db, adminToken(secret, 'admin'))) ? secret : undefined;
+  if (initTokens.length > 0) return undefined;
+  // Instances starting together on an empty database: only the first to take the lock generates.
+  return db.transaction().execute(async (tx) => {
+    await lockTokenBootstrap(tx);
+    if ((await countTokens(tx)) > 0) return undefined;
+    const secret = `*:*.${randomBytes(28).toString('hex')}`;
+    await insertToken(tx, adminToken(secret, 'admin'));
+    return secret;
+  });
 }
 
 function adminToken(secret: string, tokenName: string) {

@@ -69,7 +69,10 @@ export function registerErrorHandling(app: FastifyInstance) {
     } catch (mappingError) {
       // A bug while describing an error must still end in our JSON body, never Fastify's default.
       request.log.error({ err: mappingError, original: error }, 'error mapping failed');
-      appError = new AppError('InternalError', 'Something went wrong on our side; the error has been logged.');
+      appError = new AppError(
+        'InternalError',
+        'Something went wrong on our side; the error has been logged.',
+      );
     }
     if (appError.status >= 500) request.log.error({ err: error }, 'request failed');
     reply.code(appError.status).type('application/json; charset=utf-8').send(appError.toBody());
