@@ -9,12 +9,12 @@ import {
   countActiveFlags,
   enterLifecycleStage,
   type FlagRow,
+  findActiveProject,
   findFlagArchivedState,
   insertFlag,
   insertFlagTags,
   leaveLifecycleStage,
   loadFlagView,
-  lockActiveProject,
   lockFlag,
   type ProjectForFlags,
   updateFlag,
@@ -55,12 +55,15 @@ function checkNaming(project: ProjectForFlags, name: string) {
   );
 }
 
+/** Takes the project lock only when there is a limit to hold (see findActiveProject). */
 async function checkLimit(tx: Db, project: ProjectForFlags) {
   if (project.featureLimit === null) return;
-  if ((await countActiveFlags(tx, project.id)) >= project.featureLimit) {
+  const locked = await findActiveProject(tx, project.id, true);
+  const limit = locked?.featureLimit ?? null;
+  if (limit !== null && (await countActiveFlags(tx, project.id)) >= limit) {
     throw new AppError(
       'InvalidOperationError',
-      `You have reached the maximum number of feature flags for this project (${project.featureLimit}).`,
+      `You have reached the maximum number of feature flags for this project (${limit}).`,
     );
   }
 }
@@ -69,7 +72,7 @@ export async function createFlag(deps: Deps, projectId: string, input: CreateFla
   if (input.name === '.' || input.name === '..')
     throw invalidField('/body/name', '"." and ".." are not flag names.');
   const created = await deps.database.db.transaction().execute(async (tx) => {
-    const project = await lockActiveProject(tx, projectId);
+    const project = await findActiveProject(tx, projectId, false);
     if (!project) throw notFound(`Active project with id ${projectId} does not exist`);
     checkNaming(project, input.name);
     await checkLimit(tx, project);

@@ -11,14 +11,16 @@ export interface ProjectForFlags {
 }
 
 /**
- * Locks the project row for the rest of the transaction: concurrent creations in one project then
- * count flags one after the other, so the flag limit holds under load.
+ * The active project. With `lock`, its row stays locked for the rest of the transaction, so
+ * concurrent creations in one project count flags one after the other and a flag limit holds
+ * under load; projects without a limit need no lock and create flags in parallel.
  */
-export async function lockActiveProject(
+export async function findActiveProject(
   db: Kysely<DB>,
   projectId: string,
+  lock: boolean,
 ): Promise<ProjectForFlags | undefined> {
-  const row = await db
+  const query = db
     .selectFrom('projects')
     .select([
       'id',
@@ -28,9 +30,8 @@ export async function lockActiveProject(
       'feature_naming_description',
     ])
     .where('id', '=', projectId)
-    .where('archived_at', 'is', null)
-    .forUpdate()
-    .executeTakeFirst();
+    .where('archived_at', 'is', null);
+  const row = await (lock ? query.forUpdate() : query).executeTakeFirst();
   return (
     row && {
       id: row.id,

@@ -1,6 +1,4 @@
-import { PGlite } from '@electric-sql/pglite';
 import { Kysely, PGliteDialect, PostgresDialect, sql } from 'kysely';
-import pg from 'pg';
 import type { DB } from './schema.js';
 
 export type Engine = 'pglite' | 'postgres';
@@ -34,13 +32,15 @@ export interface DatabaseOptions {
 
 // int8 (event ids, counts) as JavaScript numbers on both engines: they stay far below 2^53.
 const INT8_OID = 20;
-pg.types.setTypeParser(INT8_OID, (value: string) => Number(value));
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   return options.url ? openPostgres(options.url, options.poolSize ?? 10) : openPglite(options);
 }
 
+// Each engine's driver is loaded only when used: a PostgreSQL deployment never loads PGlite's
+// WebAssembly build, which saves start-up time and memory.
 async function openPglite(options: DatabaseOptions): Promise<Database> {
+  const { PGlite } = await import('@electric-sql/pglite');
   const pglite = await PGlite.create({
     ...(options.dataDir ? { dataDir: options.dataDir } : {}),
     ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
@@ -68,6 +68,8 @@ async function openPglite(options: DatabaseOptions): Promise<Database> {
 }
 
 async function openPostgres(url: string, poolSize: number): Promise<Database> {
+  const { default: pg } = await import('pg');
+  pg.types.setTypeParser(INT8_OID, (value: string) => Number(value));
   const pool = new pg.Pool({ connectionString: url, max: poolSize });
   // A broken idle connection must not take the process down; the pool replaces it.
   pool.on('error', () => {});

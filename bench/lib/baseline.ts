@@ -1,0 +1,27 @@
+import { spawn } from 'node:child_process';
+import { type Child, freePort, ROOT, startChild } from './service.js';
+
+/**
+ * Starts the bare Fastify baseline as a child process: bare-server.ts under tsx like the service,
+ * or (plain) bare-server.mjs under node alone.
+ */
+export async function startBare(plain = false): Promise<Child> {
+  const port = await freePort();
+  return startChild({
+    args: plain ? ['bench/lib/bare-server.mjs'] : ['--import', 'tsx', 'bench/lib/bare-server.ts'],
+    env: { PORT: String(port) },
+    readyPattern: /^Listening on /,
+    timeoutMs: 30_000,
+    port,
+  });
+}
+
+/** Milliseconds for `node -e ""` from spawn to exit: what Node itself costs before any code. */
+export function nodeBareStartMs(): Promise<number> {
+  const started = performance.now();
+  return new Promise((resolve, reject) => {
+    const proc = spawn(process.execPath, ['-e', ''], { cwd: ROOT, stdio: 'ignore' });
+    proc.once('error', reject);
+    proc.once('exit', () => resolve(performance.now() - started));
+  });
+}

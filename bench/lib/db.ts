@@ -1,0 +1,80 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import pg from 'pg';
+import type { EngineTarget } from './service.js';
+
+export const PG_ADMIN_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+
+/** One session on the bench database, for loading data and reading facts back. */
+export interface Sql {
+  query<T = Record<string, unknown>>(text: string, params?: unknown[]): Promise<T[]>;
+  close(): Promise<void>;
+}
+
+/** A scratch database for one run: created at the start, removed by dispose(). */
+export interface BenchDatabase {
+  target: EngineTarget;
+  /** PostgreSQL: a client (the service may run alongside). PGlite: only while the service is stopped. */
+  connect(): Promise<Sql>;
+  dispose(): Promise<void>;
+  describe: string;
+}
+
+function dbUrl(name: string): string {
+  const url = new URL(PG_ADMIN_URL);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+async function adminQuery(text: string): Promise<void> {
+  const client = new pg.Client({ connectionString: PG_ADMIN_URL });
+  await client.connect();
+  try {
+    await client.query(text);
+  } finally {
+    await client.end();
+  }
+}
+
+export async function createPostgresDatabase(): Promise<BenchDatabase> {
+  const name = `flagship_bench_${randomBytes(4).toString('hex')}`;
+  await adminQuery(`CREATE DATABASE ${name}`);
+  const url = dbUrl(name);
+  return {
+    target: { engine: 'postgres', env: { DATABASE_URL: url } },
+    describe: `PostgreSQL database ${name}`,
+    connect: async () => {
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      return {
+        query: async <T>(text: string, params?: unknown[]) => (await client.query(text, params)).rows as T[],
+        close: () => client.end(),
+      };
+    },
+    dispose: () => adminQuery(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`),
+  };
+}
+
+export async function createPgliteDatabase(): Promise<BenchDatabase> {
+  const dir = await mkdtemp(join(tmpdir(), 'flagship-bench-'));
+  return {
+    target: { engine: 'pglite', env: { DATA_DIR: dir } },
+    describe: `PGlite data directory ${dir}`,
+    connect: async () => {
+      const db = await PGlite.create({ dataDir: dir });
+      return {
+        query: async <T>(text: string, params?: unknown[]) =>
+          params ? (await db.query<T>(text, params)).rows : ((await db.exec(text)).at(-1)?.rows as T[]),
+        close: () => db.close(),
+      };
+    },
+    dispose: () => rm(dir, { recursive: true, force: true }),
+  };
+}
+
+export function createDatabase(engine: 'postgres' | 'pglite'): Promise<BenchDatabase> {
+  return engine === 'postgres' ? createPostgresDatabase() : createPgliteDatabase();
+}

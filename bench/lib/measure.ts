@@ -1,0 +1,72 @@
+import autocannon from 'autocannon';
+
+/** What one load run gives: latency in ms, throughput in requests per second. */
+export interface LoadFigures {
+  p50: number;
+  p99: number;
+  mean: number;
+  rps: number;
+  requests: number;
+  errors: number;
+  non2xx: number;
+}
+
+export interface LoadOptions {
+  url: string;
+  method?: 'GET' | 'POST' | 'PUT';
+  headers?: Record<string, string>;
+  /** Called per request: lets a scenario send a different body (e.g. a unique flag name) each time. */
+  body?: () => string;
+  connections: number;
+  durationS: number;
+}
+
+/** Runs autocannon against one endpoint; a short untimed warm-up first (JIT, pool, caches). */
+export async function measure(options: LoadOptions, warmupS = 2): Promise<LoadFigures> {
+  if (warmupS > 0) await run({ ...options, durationS: warmupS });
+  return run(options);
+}
+
+/** Latencies come from autocannon's per-response times (sub-millisecond; its histogram has 1 ms steps). */
+function run(options: LoadOptions): Promise<LoadFigures> {
+  const { body } = options;
+  const samples: number[] = [];
+  return new Promise((resolve, reject) => {
+    const instance = autocannon(
+      {
+        url: options.url,
+        method: options.method ?? 'GET',
+        headers: options.headers,
+        connections: options.connections,
+        duration: options.durationS,
+        // A generated body per request; autocannon otherwise resends the same bytes.
+        requests: body ? [{ setupRequest: (req) => ({ ...req, body: body() }) }] : undefined,
+      },
+      (error, result) => {
+        if (error) return reject(error);
+        resolve({
+          p50: percentile(samples, 50),
+          p99: percentile(samples, 99),
+          mean: samples.reduce((a, b) => a + b, 0) / Math.max(samples.length, 1),
+          rps: result.requests.average,
+          requests: result.requests.total,
+          errors: result.errors + result.timeouts,
+          non2xx: result.non2xx,
+        });
+      },
+    );
+    instance.on('response', (_client, _status, _bytes, responseTime) => samples.push(responseTime));
+  });
+}
+
+export function percentile(xs: number[], p: number): number {
+  if (xs.length === 0) return Number.NaN;
+  const s = Float64Array.from(xs).sort();
+  return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)] ?? Number.NaN;
+}
+
+export const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = Math.floor(s.length / 2);
+  return s.length % 2 ? (s[mid] ?? 0) : ((s[mid - 1] ?? 0) + (s[mid] ?? 0)) / 2;
+};
