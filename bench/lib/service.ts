@@ -123,11 +123,14 @@ export interface EngineTarget {
   env: Record<string, string>;
 }
 
-/** Starts the flag service (`node --import tsx src/main.ts`) on the engine. */
+/**
+ * Starts the flag service on the engine: `node --import tsx src/main.ts` (what `npm start` runs),
+ * or the compiled `node dist/main.js` when BENCH_DIST=1 (run `npm run build` first).
+ */
 export async function startService(target: EngineTarget, timeoutMs = 120_000): Promise<Child> {
   const port = await freePort();
   return startChild({
-    args: ['--import', 'tsx', 'src/main.ts'],
+    args: process.env.BENCH_DIST === '1' ? ['dist/main.js'] : ['--import', 'tsx', 'src/main.ts'],
     env: {
       PORT: String(port),
       HOST: '127.0.0.1',
