@@ -46,6 +46,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   await registerDocs(app);
   registerHealth(app, () => deps.database.ping());
 
+  // Slices: one line each.
   await app.register(flagRoutes(deps));
   await app.register(eventRoutes(deps));
   return app;

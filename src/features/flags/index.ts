@@ -1,1 +1,11 @@
 export { flagRoutes } from './flags.routes.js';
+export {
+  ConstraintSchema,
+  FLAG_NAME_PATTERN,
+  FlagParams,
+  FlagSchema,
+  FlagVariantSchema,
+  ProjectParams,
+  StrategySchema,
+  StrategyVariantSchema,
+} from './flags.schemas.js';
