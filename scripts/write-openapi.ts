@@ -13,7 +13,7 @@ const database: Database = {
   db: new Kysely({ dialect: new PGliteDialect({ pglite: unused }) }),
   engine: 'pglite',
   session: unused,
-  listen: unused,
+  listen: async () => async () => {},
   ping: unused,
   close: async () => {},
 };

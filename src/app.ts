@@ -4,6 +4,8 @@ import type { Deps } from './deps.js';
 import { tokenResolver } from './features/access/api-tokens.js';
 import { eventRoutes } from './features/events/index.js';
 import { flagRoutes } from './features/flags/index.js';
+import { playgroundRoutes } from './features/playground/index.js';
+import { ConfigurationCache } from './features/snapshot/index.js';
 import { registerAuth } from './platform/http/auth.js';
 import {
   clientErrorResponse,
@@ -46,8 +48,13 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   await registerDocs(app);
   registerHealth(app, () => deps.database.ping());
 
+  const configuration = new ConfigurationCache(deps.database);
+  app.addHook('onReady', () => configuration.start());
+  app.addHook('onClose', () => configuration.stop());
+
   // Slices: one line each.
   await app.register(flagRoutes(deps));
   await app.register(eventRoutes(deps));
+  await app.register(playgroundRoutes(deps, configuration));
   return app;
 }

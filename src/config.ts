@@ -23,6 +23,8 @@ const EnvSchema = Type.Object({
     { default: 'info' },
   ),
   BASE_URI_PATH: Type.String({ default: '' }),
+  /** Most evaluations (environments x flags x contexts) one advanced-playground request may ask for. */
+  PLAYGROUND_EVALUATION_LIMIT: Type.Integer({ minimum: 1, default: 100_000 }),
 });
 
 export type Config = Static<typeof EnvSchema>;

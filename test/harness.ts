@@ -20,7 +20,12 @@ export interface TestApp {
 }
 
 /** A fresh database for this test file (a copy of the migrated template) and an app on it. */
-export async function openTestDatabase(): Promise<{ database: Database; drop: () => Promise<void> }> {
+export async function openTestDatabase(): Promise<{
+  database: Database;
+  drop: () => Promise<void>;
+  /** Opens another handle on the same database, as a second instance would (PGlite: the same one). */
+  another: () => Promise<Database>;
+}> {
   if (process.env.TEST_ENGINE === 'postgres') {
     const url = process.env.TEST_DATABASE_URL!;
     const name = `flagship_test_${randomBytes(6).toString('hex')}`;
@@ -35,11 +40,12 @@ export async function openTestDatabase(): Promise<{ database: Database; drop: ()
       await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
       await client.end();
     };
-    return { database, drop };
+    return { database, drop, another: () => openDatabase({ url: withDatabase(url, name), poolSize: 5 }) };
   }
   const template = await readFile(inject('pgliteTemplate'));
   const database = await openDatabase({ loadDataDir: new Blob([template]) });
-  return { database, drop: async () => {} };
+  // PGlite lives in this process only: a second instance on it shares the handle (not closed twice).
+  return { database, drop: async () => {}, another: async () => ({ ...database, close: async () => {} }) };
 }
 
 /**

@@ -102,6 +102,16 @@ export interface FeatureStrategySegmentTable {
   created_at: Timestamp;
 }
 
+export interface SegmentsTable {
+  id: Generated<number>;
+  name: string;
+  description: string | null;
+  segment_project_id: string | null;
+  constraints: JsonDefault<unknown[]>;
+  created_by: string | null;
+  created_at: Timestamp;
+}
+
 export interface FeatureTagTable {
   feature_name: string;
   tag_type: string;
@@ -168,6 +178,36 @@ export interface UsersTable {
   deleted_at: NullableTimestamp;
 }
 
+export interface TagTypesTable {
+  name: string;
+  description: string | null;
+  icon: string | null;
+  color: string | null;
+  created_at: Timestamp;
+}
+
+export interface StrategiesTable {
+  name: string;
+  title: string | null;
+  description: string | null;
+  parameters: JsonDefault<{ name: string; type: string; description: string; required: boolean }[]>;
+  built_in: Generated<boolean>;
+  deprecated: Generated<boolean>;
+  sort_order: Generated<number>;
+  created_at: Timestamp;
+}
+
+export interface ContextFieldsTable {
+  name: string;
+  description: string | null;
+  sort_order: Generated<number>;
+  legal_values: JsonDefault<{ value: string; description?: string }[]>;
+  stickiness: Generated<boolean>;
+  project: string | null;
+  built_in: Generated<boolean>;
+  created_at: Timestamp;
+}
+
 export interface DB {
   environments: EnvironmentsTable;
   projects: ProjectsTable;
@@ -180,7 +220,11 @@ export interface DB {
   feature_strategies: FeatureStrategiesTable;
   feature_strategy_segment: FeatureStrategySegmentTable;
   feature_tag: FeatureTagTable;
+  segments: SegmentsTable;
   tags: TagsTable;
+  tag_types: TagTypesTable;
+  strategies: StrategiesTable;
+  context_fields: ContextFieldsTable;
   events: EventsTable;
   event_counts: EventCountsTable;
   api_tokens: ApiTokensTable;

@@ -1,0 +1,1 @@
+export { playgroundRoutes } from './playground.routes.js';

@@ -1,0 +1,65 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { Static } from 'typebox';
+import type { Deps } from '../../deps.js';
+import { errorResponses } from '../../platform/http/schemas.js';
+import type { ConfigurationCache } from '../snapshot/index.js';
+import {
+  AdvancedPlaygroundBody,
+  AdvancedPlaygroundResponse,
+  PlaygroundBody,
+  PlaygroundResponse,
+} from './playground.schemas.js';
+import { runAdvancedPlayground, runPlayground } from './playground.service.js';
+
+export const playgroundRoutes =
+  (deps: Deps, configuration: ConfigurationCache): FastifyPluginAsyncTypebox =>
+  async (app) => {
+    app.post(
+      '/api/admin/playground',
+      {
+        config: { permission: 'NONE' },
+        schema: {
+          tags: ['Playground'],
+          operationId: 'getPlayground',
+          summary: 'Evaluate an Unleash context against a set of environments and projects.',
+          description:
+            'Evaluates every matching flag in one environment for one context, reporting each strategy, constraint and segment. Deprecated: use the advanced playground.',
+          deprecated: true,
+          body: PlaygroundBody,
+          response: { 200: PlaygroundResponse, ...errorResponses(400, 401, 403, 413, 415) },
+        },
+      },
+      async (request, reply) => {
+        reply.header('Deprecation', 'true');
+        // The admin playground reads its own writes: check the revision first.
+        const config = await configuration.get({ fresh: true });
+        // The response schema serialises (and drops anything undeclared); the engine types are richer.
+        return runPlayground(config, request.body, deps.now()) as unknown as Static<
+          typeof PlaygroundResponse
+        >;
+      },
+    );
+
+    app.post(
+      '/api/admin/playground/advanced',
+      {
+        config: { permission: 'NONE' },
+        schema: {
+          tags: ['Playground'],
+          operationId: 'getAdvancedPlayground',
+          summary: 'Batch evaluate an Unleash context against a set of environments and projects.',
+          description:
+            'Every matching flag in every environment for every combination of the comma-separated context values, up to the configured number of evaluations.',
+          body: AdvancedPlaygroundBody,
+          response: { 200: AdvancedPlaygroundResponse, ...errorResponses(400, 401, 403, 413, 415) },
+        },
+      },
+      async (request) => {
+        const config = await configuration.get({ fresh: true });
+        const limit = deps.config.PLAYGROUND_EVALUATION_LIMIT;
+        return runAdvancedPlayground(config, request.body, deps.now(), limit) as unknown as Static<
+          typeof AdvancedPlaygroundResponse
+        >;
+      },
+    );
+  };

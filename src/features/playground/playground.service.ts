@@ -1,0 +1,151 @@
+import {
+  type EvaluationContext,
+  evaluateAll,
+  type FlagEvaluation,
+  type StrategyResult,
+} from '../../evaluation/index.js';
+import { invalid } from '../../platform/http/errors.js';
+import type { Configuration } from '../snapshot/index.js';
+import type { AdvancedPlaygroundInput, PlaygroundContext, PlaygroundInput } from './playground.schemas.js';
+
+type Projects = PlaygroundInput['projects'];
+
+/** Which flags a request asks for: `*` or no list means every project. */
+function projectFilter(projects: Projects): (project: string) => boolean {
+  if (projects === undefined || projects === '*') return () => true;
+  const wanted = new Set(projects);
+  return (project) => wanted.has(project);
+}
+
+function strategyReport(strategy: StrategyResult, project: string, flag: string, environment: string) {
+  const id = strategy.id ?? '';
+  return {
+    name: strategy.name,
+    id,
+    ...(strategy.title ? { title: strategy.title } : {}),
+    disabled: strategy.disabled,
+    parameters: strategy.parameters,
+    result: strategy.result,
+    constraints: strategy.constraints.map(({ value, ...rest }) =>
+      value === null || value === undefined ? rest : { ...rest, value: String(value) },
+    ),
+    segments: strategy.segments.map((s) => ({
+      id: s.id,
+      name: s.name ?? String(s.id),
+      result: s.result,
+      constraints: s.constraints,
+    })),
+    links: {
+      edit: `/projects/${project}/features/${flag}/strategies/edit?environmentId=${environment}&strategyId=${id}`,
+    },
+  };
+}
+
+/** The engine's answer plus what the playground reports around it (evaluation.md §12). */
+function report(evaluation: FlagEvaluation, project: string, environment: string) {
+  return {
+    name: evaluation.name,
+    projectId: project,
+    strategies: {
+      result: evaluation.strategies.result,
+      data: evaluation.strategies.data.map((s) => strategyReport(s, project, evaluation.name, environment)),
+    },
+    hasUnsatisfiedDependency: evaluation.hasUnsatisfiedDependency,
+    isEnabledInCurrentEnvironment: evaluation.isEnabledInCurrentEnvironment,
+    isEnabled: evaluation.isEnabled,
+    variant: evaluation.variant,
+    feature_enabled: evaluation.isEnabled,
+    variants: evaluation.variants,
+  };
+}
+
+function evaluateEnvironment(
+  config: Configuration,
+  environment: string,
+  context: EvaluationContext,
+  wanted: (project: string) => boolean,
+  now: Date,
+) {
+  const snapshot = config.environment(environment).compiled;
+  const results = [];
+  for (const evaluation of evaluateAll(snapshot, context, { now, random: Math.random })) {
+    const project = config.flag(evaluation.name)?.project ?? 'default';
+    if (wanted(project)) results.push(report(evaluation, project, environment));
+  }
+  return results;
+}
+
+/** POST /api/admin/playground: every matching flag in one environment for one context. */
+export function runPlayground(config: Configuration, input: PlaygroundInput, now: Date) {
+  const features = evaluateEnvironment(
+    config,
+    input.environment,
+    input.context as EvaluationContext,
+    projectFilter(input.projects),
+    now,
+  ).map((f) => ({ ...f, featureEnabled: f.isEnabled }));
+  return { input, features };
+}
+
+/**
+ * Contract 9: top-level entries that are not strings (other than `properties`) are dropped and
+ * reported; properties are flattened to top level; every value is split on commas (no trimming)
+ * and each combination of the pieces is one context.
+ */
+export function expandContext(context: PlaygroundContext) {
+  const invalidContextProperties: string[] = [];
+  const fields: [string, string[]][] = [];
+  for (const [key, value] of Object.entries(context)) {
+    if (key === 'properties') continue;
+    if (typeof value === 'string') fields.push([key, value.split(',')]);
+    else if (value !== undefined) invalidContextProperties.push(key);
+  }
+  for (const [key, value] of Object.entries(context.properties ?? {})) fields.push([key, value.split(',')]);
+  const count = fields.reduce((n, [, pieces]) => n * pieces.length, 1);
+  const contexts = () =>
+    fields.reduce<Record<string, string>[]>(
+      (acc, [key, pieces]) => acc.flatMap((ctx) => pieces.map((piece) => ({ ...ctx, [key]: piece }))),
+      [{}],
+    );
+  return { count, contexts, invalidContextProperties };
+}
+
+/** POST /api/admin/playground/advanced: environments x flags x context combinations. */
+export function runAdvancedPlayground(
+  config: Configuration,
+  input: AdvancedPlaygroundInput,
+  now: Date,
+  limit: number,
+) {
+  const wanted = projectFilter(input.projects);
+  const flags = config.flags.filter((f) => wanted(f.project));
+  const expansion = expandContext(input.context);
+  const total = input.environments.length * flags.length * expansion.count;
+  if (total > limit) {
+    throw invalid(
+      `The request would need ${total} evaluations, more than the limit of ${limit}: ` +
+        `${input.environments.length} environments x ${flags.length} flags x ${expansion.count} context combinations. ` +
+        'Narrow the projects, environments or comma-separated context values.',
+    );
+  }
+  const byFlag = new Map(
+    flags.map((f) => [
+      f.name,
+      { name: f.name, projectId: f.project, environments: {} as Record<string, unknown[]> },
+    ]),
+  );
+  const contexts = expansion.contexts();
+  for (const environment of input.environments) {
+    for (const flag of byFlag.values()) flag.environments[environment] = [];
+    for (const context of contexts) {
+      for (const result of evaluateEnvironment(config, environment, context, wanted, now)) {
+        byFlag.get(result.name)?.environments[environment]?.push({ ...result, environment, context });
+      }
+    }
+  }
+  return {
+    input,
+    features: [...byFlag.values()],
+    warnings: { invalidContextProperties: expansion.invalidContextProperties },
+  };
+}

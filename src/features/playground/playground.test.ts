@@ -1,0 +1,258 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { api } from '../../../test/api.js';
+import { configSql } from '../../../test/config-sql.js';
+import { startTestApp, type TestApp, uniqueName } from '../../../test/harness.js';
+
+let t: TestApp;
+let sql: ReturnType<typeof configSql>;
+let a: ReturnType<typeof api>;
+const project = uniqueName('pg-proj');
+let rollout: string;
+let segmented: string;
+let segmentId: number;
+let strategyId: string;
+
+beforeAll(async () => {
+  t = await startTestApp({ config: { PLAYGROUND_EVALUATION_LIMIT: 50 } });
+  sql = configSql(t);
+  a = api(t);
+  await t.database.session(async (run) => {
+    await run('INSERT INTO projects (id, name) VALUES ($1, $1)', [project]);
+    await run(`INSERT INTO project_environments (project_id, environment_name) VALUES ($1, 'development')`, [
+      project,
+    ]);
+  });
+  rollout = uniqueName('rollout');
+  await a.createFlag(project, { name: rollout });
+  await sql.enable(rollout, 'development');
+  strategyId = await sql.addStrategy(rollout, 'development', {
+    name: 'flexibleRollout',
+    parameters: { rollout: '100', stickiness: 'default', groupId: rollout },
+    constraints: [{ contextName: 'appName', operator: 'IN', values: ['web'] }],
+  });
+  await sql.setVariants(rollout, 'development', [
+    {
+      name: 'blue',
+      weight: 1000,
+      weightType: 'variable',
+      stickiness: 'default',
+      payload: { type: 'string', value: 'b' },
+    },
+  ]);
+  segmented = uniqueName('segmented');
+  await a.createFlag(project, { name: segmented });
+  await sql.enable(segmented, 'development');
+  segmentId = await sql.addSegment(uniqueName('beta'), [
+    { contextName: 'userId', operator: 'IN', values: ['u1'] },
+  ]);
+  await sql.addStrategy(segmented, 'development', { name: 'default', segments: [segmentId] });
+});
+afterAll(() => t.close());
+
+const playground = (body: unknown, headers: Record<string, string | undefined> = {}) =>
+  t.request({ method: 'POST', url: '/api/admin/playground', payload: body as object, headers });
+const advanced = (body: unknown) =>
+  t.request({ method: 'POST', url: '/api/admin/playground/advanced', payload: body as object });
+
+type Feature = { name: string; [key: string]: unknown };
+const byName = (features: Feature[], name: string) =>
+  features.find((f) => f.name === name) as Record<string, any>;
+
+describe('POST /api/admin/playground', () => {
+  it('evaluates every flag of the projects with strategy, constraint and segment detail', async () => {
+    const res = await playground({
+      environment: 'development',
+      projects: [project],
+      context: { appName: 'web', userId: 'u1' },
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers.deprecation).toBe('true');
+    const body = res.json();
+    expect(body.input).toEqual({
+      environment: 'development',
+      projects: [project],
+      context: { appName: 'web', userId: 'u1' },
+    });
+    expect(body.features.map((f: Feature) => f.name).sort()).toEqual([rollout, segmented].sort());
+    const r = byName(body.features, rollout);
+    expect(r).toMatchObject({
+      projectId: project,
+      isEnabled: true,
+      isEnabledInCurrentEnvironment: true,
+      hasUnsatisfiedDependency: false,
+      feature_enabled: true,
+      featureEnabled: true,
+      variant: {
+        name: 'blue',
+        enabled: true,
+        payload: { type: 'string', value: 'b' },
+        feature_enabled: true,
+      },
+      strategies: { result: true },
+    });
+    expect(r.strategies.data[0]).toMatchObject({
+      name: 'flexibleRollout',
+      id: strategyId,
+      disabled: false,
+      parameters: { rollout: '100' },
+      result: { enabled: true, evaluationStatus: 'complete' },
+      constraints: [{ contextName: 'appName', operator: 'IN', values: ['web'], result: true }],
+      segments: [],
+      links: {
+        edit: `/projects/${project}/features/${rollout}/strategies/edit?environmentId=development&strategyId=${strategyId}`,
+      },
+    });
+    expect(byName(body.features, segmented).strategies.data[0].segments).toEqual([
+      expect.objectContaining({ id: segmentId, result: true }),
+    ]);
+  });
+
+  it('reports failing constraints and segments and the disabled variant', async () => {
+    const res = await playground({
+      environment: 'development',
+      projects: [project],
+      context: { appName: 'app', userId: 'u2' },
+    });
+    const r = byName(res.json().features, rollout);
+    expect(r).toMatchObject({
+      isEnabled: false,
+      variant: { name: 'disabled', enabled: false, feature_enabled: false },
+    });
+    expect(r.strategies.data[0].constraints[0].result).toBe(false);
+    expect(byName(res.json().features, segmented).strategies.data[0].segments[0].result).toBe(false);
+  });
+
+  it('answers for an unknown environment with every flag off there', async () => {
+    const res = await playground({
+      environment: 'nowhere',
+      projects: [project],
+      context: { appName: 'web' },
+    });
+    expect(res.statusCode).toBe(200);
+    for (const f of res.json().features) {
+      expect(f).toMatchObject({ isEnabledInCurrentEnvironment: false, isEnabled: false });
+    }
+  });
+
+  it('selects projects: a list, "*" or none', async () => {
+    const other = await playground({
+      environment: 'development',
+      projects: ['default'],
+      context: { appName: 'web' },
+    });
+    expect(other.json().features.some((f: Feature) => f.name === rollout)).toBe(false);
+    for (const projects of ['*', undefined]) {
+      const all = await playground({ environment: 'development', projects, context: { appName: 'web' } });
+      expect(all.json().features.some((f: Feature) => f.name === rollout)).toBe(true);
+    }
+  });
+
+  it('sees a change made just before (reads its own writes)', async () => {
+    const name = uniqueName('fresh');
+    await a.createFlag(project, { name });
+    const res = await playground({
+      environment: 'development',
+      projects: [project],
+      context: { appName: 'web' },
+    });
+    expect(byName(res.json().features, name)).toMatchObject({
+      isEnabled: false,
+      isEnabledInCurrentEnvironment: false,
+    });
+  });
+
+  it.each([
+    ['no context', { environment: 'development' }, '/body/context'],
+    ['no appName', { environment: 'development', context: {} }, '/body/context/appName'],
+    ['an empty appName', { environment: 'development', context: { appName: '' } }, '/body/context/appName'],
+    [
+      'a non-string property',
+      { environment: 'development', context: { appName: 'a', properties: { n: 1 } } },
+      '/body/context/properties/n',
+    ],
+    [
+      'a bad currentTime',
+      { environment: 'development', context: { appName: 'a', currentTime: 'soon' } },
+      '/body/context/currentTime',
+    ],
+    [
+      'a numeric userId',
+      { environment: 'development', context: { appName: 'a', userId: 7 } },
+      '/body/context/userId',
+    ],
+    [
+      'an environment array',
+      { environment: ['development'], context: { appName: 'a' } },
+      '/body/environment',
+    ],
+    [
+      'projects as another string',
+      { environment: 'development', projects: 'all', context: { appName: 'a' } },
+      '/body/projects',
+    ],
+  ])('answers 400 for %s', async (_label, body, path) => {
+    const res = await playground(body);
+    expect(res.statusCode).toBe(400);
+    expect(res.json().name).toBe('ValidationError');
+    expect(res.json().details.map((d: { path: string }) => d.path)).toContain(path);
+  });
+
+  it('answers 401 without a token', async () => {
+    const res = await playground(
+      { environment: 'development', context: { appName: 'a' } },
+      { authorization: undefined },
+    );
+    expect(res.statusCode).toBe(401);
+  });
+});
+
+describe('POST /api/admin/playground/advanced', () => {
+  it('evaluates the cartesian product of comma-separated values per environment', async () => {
+    const res = await advanced({
+      environments: ['development', 'production'],
+      projects: [project],
+      context: { appName: 'web', userId: 'u1,u2', properties: { region: 'eu,us' }, extra: 5 },
+    });
+    expect(res.statusCode).toBe(200);
+    const body = res.json();
+    expect(body.warnings).toEqual({ invalidContextProperties: ['extra'] });
+    const seg = byName(body.features, segmented);
+    expect(seg.projectId).toBe(project);
+    expect(Object.keys(seg.environments).sort()).toEqual(['development', 'production']);
+    const dev = seg.environments.development as Record<string, any>[];
+    expect(dev).toHaveLength(4);
+    expect(dev.map((e) => `${e.context.userId}/${e.context.region}`).sort()).toEqual([
+      'u1/eu',
+      'u1/us',
+      'u2/eu',
+      'u2/us',
+    ]);
+    for (const entry of dev) {
+      expect(entry).toMatchObject({ name: segmented, environment: 'development', projectId: project });
+      expect(entry.isEnabled).toBe(entry.context.userId === 'u1');
+      expect(entry.context).not.toHaveProperty('properties');
+    }
+    expect(
+      seg.environments.production.every(
+        (e: { isEnabledInCurrentEnvironment: boolean }) => !e.isEnabledInCurrentEnvironment,
+      ),
+    ).toBe(true);
+  });
+
+  it('refuses more evaluations than the limit, naming the total, the limit and the factors', async () => {
+    const res = await advanced({
+      environments: ['development', 'production'],
+      projects: [project],
+      context: { appName: 'web', userId: Array.from({ length: 20 }, (_, i) => `u${i}`).join(',') },
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().name).toBe('ValidationError');
+    expect(res.json().message).toMatch(/limit of 50/);
+    expect(res.json().message).toMatch(/2 environments x \d+ flags x 20 context combinations/);
+  });
+
+  it('answers 400 for no environments and for a malformed environment name', async () => {
+    expect((await advanced({ environments: [], context: { appName: 'a' } })).statusCode).toBe(400);
+    expect((await advanced({ environments: ['a b'], context: { appName: 'a' } })).statusCode).toBe(400);
+  });
+});

@@ -1,0 +1,2 @@
+export type { FlagMeta } from './snapshot.input.js';
+export { Configuration, ConfigurationCache, type EnvironmentSnapshot } from './snapshot.js';

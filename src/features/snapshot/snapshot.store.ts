@@ -1,0 +1,130 @@
+import { type Kysely, sql } from 'kysely';
+import type { DB } from '../../platform/db/schema.js';
+
+export interface FlagRow {
+  name: string;
+  project: string;
+  type: string;
+  stale: boolean;
+  impressionData: boolean;
+  description: string | null;
+}
+
+export interface FlagEnvironmentRow {
+  flag: string;
+  environment: string;
+  enabled: boolean;
+  variants: unknown[];
+}
+
+export interface StrategyRow {
+  id: string;
+  flag: string;
+  environment: string;
+  name: string;
+  title: string | null;
+  disabled: boolean;
+  parameters: Record<string, string>;
+  constraints: unknown[];
+  variants: unknown[];
+  segments: number[];
+}
+
+export interface SegmentRow {
+  id: number;
+  name: string;
+  constraints: unknown[];
+}
+
+export interface DependencyRow {
+  child: string;
+  parent: string;
+  enabled: boolean;
+  variants: string[] | null;
+}
+
+/** Everything evaluation needs, read in one consistent transaction, with its revision. */
+export interface ConfigurationRows {
+  revision: number;
+  flags: FlagRow[];
+  flagEnvironments: FlagEnvironmentRow[];
+  strategies: StrategyRow[];
+  segments: SegmentRow[];
+  dependencies: DependencyRow[];
+}
+
+/** The newest event id: every configuration change appends an event in its transaction. */
+export async function latestRevision(db: Kysely<DB>): Promise<number> {
+  const row = await db
+    .selectFrom('events')
+    .select((eb) => eb.fn.max('id').as('id'))
+    .executeTakeFirst();
+  return Number(row?.id ?? 0);
+}
+
+/**
+ * The active configuration. Read in one repeatable-read transaction so the revision matches the
+ * rows exactly (a change committed meanwhile shows up under its own, later revision).
+ */
+export async function loadConfiguration(db: Kysely<DB>): Promise<ConfigurationRows> {
+  return db
+    .transaction()
+    .setIsolationLevel('repeatable read')
+    .execute(async (tx) => {
+      const revision = await latestRevision(tx);
+      const flags = await tx
+        .selectFrom('features')
+        .select(['name', 'project', 'type', 'stale', 'impression_data as impressionData', 'description'])
+        .where('archived_at', 'is', null)
+        .orderBy('name')
+        .execute();
+      const flagEnvironments = await tx
+        .selectFrom('feature_environments as fe')
+        .innerJoin('features as f', 'f.name', 'fe.feature_name')
+        .select(['fe.feature_name as flag', 'fe.environment', 'fe.enabled', 'fe.variants'])
+        .where('f.archived_at', 'is', null)
+        .execute();
+      const strategies = await tx
+        .selectFrom('feature_strategies as s')
+        .innerJoin('features as f', 'f.name', 's.feature_name')
+        .select([
+          's.id',
+          's.feature_name as flag',
+          's.environment',
+          's.strategy_name as name',
+          's.title',
+          's.disabled',
+          's.parameters',
+          's.constraints',
+          's.variants',
+        ])
+        .select(
+          sql<number[]>`coalesce((SELECT array_agg(segment_id ORDER BY segment_id)
+            FROM feature_strategy_segment WHERE feature_strategy_id = s.id), '{}')`.as('segments'),
+        )
+        .where('f.archived_at', 'is', null)
+        // The client API order: sort order, then id (evaluation.md §1).
+        .orderBy('s.sort_order')
+        .orderBy('s.id')
+        .execute();
+      const segments = await tx
+        .selectFrom('segments')
+        .select(['id', 'name', 'constraints'])
+        .orderBy('id')
+        .execute();
+      const dependencies = await tx
+        .selectFrom('feature_dependencies')
+        .select(['child', 'parent', 'enabled', 'variants'])
+        .orderBy('child')
+        .orderBy('parent')
+        .execute();
+      return {
+        revision,
+        flags,
+        flagEnvironments: flagEnvironments as FlagEnvironmentRow[],
+        strategies: strategies as unknown as StrategyRow[],
+        segments: segments as unknown as SegmentRow[],
+        dependencies: dependencies as unknown as DependencyRow[],
+      };
+    });
+}

@@ -1,0 +1,77 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN_TOKEN, openTestDatabase, uniqueName } from '../../../test/harness.js';
+import { buildApp } from '../../app.js';
+import { testConfig } from '../../config.js';
+import type { Database } from '../../platform/db/index.js';
+import { ensureAdminTokens } from '../access/api-tokens.js';
+import { ConfigurationCache } from './snapshot.js';
+
+/** Two instances on one database: a change made through one reaches the other's snapshot. */
+let first: Database;
+let second: Database;
+let drop: () => Promise<void>;
+beforeAll(async () => {
+  const opened = await openTestDatabase();
+  first = opened.database;
+  second = await opened.another();
+  drop = opened.drop;
+  await ensureAdminTokens(first.db, [ADMIN_TOKEN]);
+});
+afterAll(async () => {
+  await second.close();
+  await first.close();
+  await drop();
+});
+
+async function waitFor(check: () => Promise<boolean>, ms: number): Promise<number> {
+  const started = Date.now();
+  while (Date.now() - started < ms) {
+    if (await check()) return Date.now() - started;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  throw new Error(`not within ${ms} ms`);
+}
+
+describe('ConfigurationCache', () => {
+  it.each([
+    ['NOTIFY alone (no poll)', 3_600_000],
+    ['the revision poll', 200],
+  ])('sees a flag created through another instance within a second via %s', async (_label, pollMs) => {
+    const app = await buildApp({ database: first, config: testConfig(), now: () => new Date() });
+    await app.ready();
+    const cache = new ConfigurationCache(second, pollMs);
+    await cache.start();
+    try {
+      await cache.get();
+      const name = uniqueName('shared');
+      const res = await app.inject({
+        method: 'POST',
+        url: '/api/admin/projects/default/features',
+        headers: { authorization: ADMIN_TOKEN },
+        payload: { name },
+      });
+      expect(res.statusCode).toBe(200);
+      const took = await waitFor(async () => (await cache.get()).flag(name) !== undefined, 1000);
+      expect(took).toBeLessThan(1000);
+    } finally {
+      await cache.stop();
+      await app.close();
+    }
+  });
+
+  it('compiles each environment once per revision and keeps archived flags out', async () => {
+    const cache = new ConfigurationCache(first, 3_600_000);
+    const name = uniqueName('archived');
+    await first.session(async (run) => {
+      await run(`INSERT INTO features (name, project, archived_at) VALUES ($1, 'default', now())`, [name]);
+      await run(
+        `INSERT INTO events (type, created_by, feature_name) VALUES ('feature-archived', 'test', $1)`,
+        [name],
+      );
+    });
+    const config = await cache.get({ fresh: true });
+    expect(config.flag(name)).toBeUndefined();
+    expect(config.environment('development')).toBe(config.environment('development'));
+    expect(await cache.get()).toBe(config);
+  });
+});
