@@ -32,8 +32,8 @@ const key = (flag: string, environment: string) => `${flag}\u0000${environment}`
 export function indexConfiguration(rows: ConfigurationRows): IndexedConfiguration {
   const environments = new Map<string, Map<string, { enabled: boolean; variants: VariantDefinition[] }>>();
   for (const fe of rows.flagEnvironments) {
-    let byFlag = environments.get(fe.environment);
-    if (!byFlag) environments.set(fe.environment, (byFlag = new Map()));
+    const byFlag = environments.get(fe.environment) ?? new Map();
+    environments.set(fe.environment, byFlag);
     byFlag.set(fe.flag, { enabled: fe.enabled, variants: fe.variants as VariantDefinition[] });
   }
   const strategies = new Map<string, StrategyRow[]>();
