@@ -42,7 +42,10 @@ function evaluateCompiled(snapshot: CompiledSnapshot, flag: CompiledFlag, view: 
   const result = aggregate(data, flag.enabled);
   const hasUnsatisfiedDependency = !flag.dependencies.every((d) => dependencySatisfied(snapshot, d, view));
   const isEnabled = flag.enabled && !hasUnsatisfiedDependency && result === true;
-  const winner = isEnabled ? data.find((s) => s.result.enabled === true && s.result.variant) : undefined;
+  // The SDK stops at the first enabled strategy (§4 step 4): its variant wins, or if it has none,
+  // the flag-level variants apply, even when a later enabled strategy has variants.
+  const first = isEnabled ? data.find((s) => !s.disabled && s.result.enabled === true) : undefined;
+  const winner = first?.result.variant ? first : undefined;
   return {
     name: flag.name,
     isEnabled,
