@@ -2,10 +2,21 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Deps } from './deps.js';
 import { tokenResolver } from './features/access/api-tokens.js';
+import { apiTokenRoutes } from './features/access/api-tokens.routes.js';
+import { clientApiRoutes } from './features/client-api/index.js';
+import { contextRoutes } from './features/context/index.js';
+import { dependencyRoutes } from './features/dependencies/index.js';
+import { environmentRoutes } from './features/environments/index.js';
 import { eventRoutes } from './features/events/index.js';
-import { flagRoutes } from './features/flags/index.js';
+import { flagMoreRoutes, flagRoutes } from './features/flags/index.js';
 import { playgroundRoutes } from './features/playground/index.js';
+import { projectRoutes } from './features/projects/index.js';
+import { segmentRoutes } from './features/segments/index.js';
 import { ConfigurationCache } from './features/snapshot/index.js';
+import { strategyRoutes } from './features/strategies/index.js';
+import { strategyDefinitionRoutes } from './features/strategy-definitions/index.js';
+import { tagRoutes } from './features/tags/index.js';
+import { variantRoutes } from './features/variants/index.js';
 import { registerAuth } from './platform/http/auth.js';
 import {
   clientErrorResponse,
@@ -54,7 +65,19 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
 
   // Slices: one line each.
   await app.register(flagRoutes(deps));
+  await app.register(flagMoreRoutes(deps));
+  await app.register(dependencyRoutes(deps));
+  await app.register(apiTokenRoutes(deps));
+  await app.register(variantRoutes(deps));
+  await app.register(tagRoutes(deps));
+  await app.register(contextRoutes(deps));
+  await app.register(strategyDefinitionRoutes(deps));
   await app.register(eventRoutes(deps));
+  await app.register(projectRoutes(deps));
+  await app.register(environmentRoutes(deps));
+  await app.register(strategyRoutes(deps));
+  await app.register(segmentRoutes(deps));
   await app.register(playgroundRoutes(deps, configuration));
+  await app.register(clientApiRoutes(deps, configuration));
   return app;
 }

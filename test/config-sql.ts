@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { TestApp } from './harness.js';
 
 /**
@@ -71,6 +71,16 @@ export function configSql(t: TestApp) {
         [flag, environment, JSON.stringify(variants)],
       );
       await touch(flag);
+    },
+    /** A client/frontend token with the given scope; returns its secret. */
+    addToken: async (type: 'client' | 'frontend', projects: string[], environment: string) => {
+      const secret = `${projects.length === 1 ? projects[0] : '[]'}:${environment}.${randomUUID().replaceAll('-', '')}`;
+      await run(
+        `INSERT INTO api_tokens (secret_hash, token_name, type, environment, projects, display_prefix)
+         VALUES ($1, $2, $3, $4, $5, 'test')`,
+        [createHash('sha256').update(secret).digest('hex'), `${type}-token`, type, environment, projects],
+      );
+      return secret;
     },
     addDependency: async (child: string, parent: string, enabled = true, variants?: string[]) => {
       await run(

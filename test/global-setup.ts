@@ -1,4 +1,4 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
@@ -29,6 +29,9 @@ async function setupPglite(project: TestProject) {
   const file = join(dir, `pglite-template-${process.pid}.tar.gz`);
   await writeFile(file, Buffer.from(await dump.arrayBuffer()));
   project.provide('pgliteTemplate', file);
+  return async () => {
+    await rm(file, { force: true });
+  };
 }
 
 async function setupPostgres(project: TestProject) {

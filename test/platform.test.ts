@@ -203,12 +203,15 @@ describe('route permissions', () => {
   });
 
   it('answers 401 AuthenticationRequired without a token on every /api/admin route', async () => {
-    const routes = adminRoutes(t.app.printRoutes({ commonPrefix: false }));
+    // Parameter names differ between routes sharing a prefix (Fastify prints `:featureName|:child`):
+    // compare the shapes, with every parameter as `:p`.
+    const shape = (route: string) => route.replace(/:\w+(\|:\w+)*/g, ':p');
+    const routes = adminRoutes(t.app.printRoutes({ commonPrefix: false })).map(shape);
     // Every admin route is documented, and every documented admin operation is routed.
     const documented = Object.entries(t.app.swagger().paths as Record<string, Json>)
       .filter(([path]) => path.startsWith('/api/admin/'))
       .flatMap(([path, ops]) =>
-        Object.keys(ops).map((m) => `${m.toUpperCase()} ${path.replace(/\{(\w+)\}/g, ':$1')}`),
+        Object.keys(ops).map((m) => shape(`${m.toUpperCase()} ${path.replace(/\{(\w+)\}/g, ':$1')}`)),
       );
     expect(routes.filter((r) => !r.startsWith('HEAD ')).sort()).toEqual(documented.sort());
 

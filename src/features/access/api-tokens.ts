@@ -10,7 +10,7 @@ export function hashSecret(secret: string): string {
 
 const ADMIN_TOKEN = /^\*:\*\.[A-Za-z0-9_.~-]{8,}$/;
 
-function displayPrefix(secret: string): string {
+export function displayPrefix(secret: string): string {
   const dot = secret.indexOf('.');
   return `${secret.slice(0, dot + 1)}${secret.slice(dot + 1, dot + 7)}…`;
 }
@@ -29,11 +29,23 @@ export function toPrincipal(row: NonNullable<Awaited<ReturnType<typeof findToken
       project,
       environment: row.environment ?? undefined,
     })),
+    scope: { projects: row.projects, environment: row.environment ?? 'default' },
   };
 }
 
 const CACHE_TTL_MS = 5_000;
 const CACHE_MAX = 10_000;
+
+/** The caches of this process's resolvers, so that deleting a token here takes effect at once. */
+const caches = new Set<Map<string, unknown>>();
+
+/**
+ * Drops the token from this process's caches (after delete or expiry change). Other instances
+ * sharing the database still honour a cached token for up to CACHE_TTL_MS.
+ */
+export function forgetCachedToken(secretHash: string): void {
+  for (const cache of caches) cache.delete(secretHash);
+}
 
 /**
  * Token lookup with a short positive cache: a request costs no query in the common case, and a
@@ -41,6 +53,7 @@ const CACHE_MAX = 10_000;
  */
 export function tokenResolver(db: Db, now: () => number = Date.now): ResolvePrincipal {
   const cache = new Map<string, { principal: Principal; until: number }>();
+  caches.add(cache);
   return async (secret) => {
     const hash = hashSecret(secret);
     const hit = cache.get(hash);

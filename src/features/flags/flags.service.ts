@@ -31,7 +31,7 @@ const metadata = (f: FlagRow) => ({
 });
 
 /** The flag as events record it in data/preData (the metadata, without per-environment state). */
-function eventData(flag: FlagRow) {
+export function eventData(flag: FlagRow) {
   return {
     name: flag.name,
     description: flag.description,
@@ -45,7 +45,7 @@ function eventData(flag: FlagRow) {
   };
 }
 
-function checkNaming(project: ProjectForFlags, name: string) {
+export function checkNaming(project: ProjectForFlags, name: string) {
   if (!project.namingPattern || fullMatch(project.namingPattern, name)) return;
   const example = project.namingExample ? ` Example: "${project.namingExample}".` : '';
   const description = project.namingDescription ? ` ${project.namingDescription}` : '';
@@ -56,7 +56,7 @@ function checkNaming(project: ProjectForFlags, name: string) {
 }
 
 /** Takes the project lock only when there is a limit to hold (see findActiveProject). */
-async function checkLimit(tx: Db, project: ProjectForFlags) {
+export async function checkLimit(tx: Db, project: ProjectForFlags) {
   if (project.featureLimit === null) return;
   const locked = await findActiveProject(tx, project.id, true);
   const limit = locked?.featureLimit ?? null;
@@ -107,7 +107,7 @@ export async function createFlag(deps: Deps, projectId: string, input: CreateFla
   return created;
 }
 
-async function readFlag(db: Db, name: string): Promise<Flag> {
+export async function readFlag(db: Db, name: string): Promise<Flag> {
   const row = await loadFlagView(db, name);
   if (!row) throw notFound(`Could not find feature flag with name ${name}`);
   return toFlag(row, false);
@@ -119,7 +119,7 @@ export async function getFlag(deps: Deps, projectId: string, name: string): Prom
   return toFlag(row, false);
 }
 
-function notInProject(name: string, projectId: string, actualProject: string | undefined) {
+export function notInProject(name: string, projectId: string, actualProject: string | undefined) {
   const elsewhere = actualProject ? ` It is in project "${actualProject}".` : '';
   return notFound(`There's no feature named "${name}" in project "${projectId}".${elsewhere}`);
 }
@@ -169,24 +169,29 @@ export async function updateFlagMetadata(
         preData: { stale: before.stale },
       });
     }
-    if (archiving) {
-      await enterLifecycleStage(tx, name, 'archived', now);
-      await appendEvent(tx, {
-        ...base,
-        type: 'feature-archived',
-        data: eventData(after),
-        preData: eventData(before),
-      });
-    }
-    if (reviving) {
-      await leaveLifecycleStage(tx, name, 'archived');
-      await appendEvent(tx, {
-        ...base,
-        type: 'feature-revived',
-        data: eventData(after),
-        preData: eventData(before),
-      });
-    }
+    await recordArchiveChange(tx, before, after, by, now);
     return readFlag(tx, name);
+  });
+}
+
+/**
+ * The archive side of a flag change whose row is already written: entering the archive adds the
+ * `archived` lifecycle stage and records `feature-archived`; leaving it removes that stage (the
+ * flag returns to the stage it had before) and records `feature-revived`. Anything else: nothing.
+ */
+export async function recordArchiveChange(tx: Db, before: FlagRow, after: FlagRow, by: Principal, now: Date) {
+  const archiving = before.archivedAt === null && after.archivedAt !== null;
+  const reviving = before.archivedAt !== null && after.archivedAt === null;
+  if (!archiving && !reviving) return;
+  if (archiving) await enterLifecycleStage(tx, after.name, 'archived', now);
+  else await leaveLifecycleStage(tx, after.name, 'archived');
+  await appendEvent(tx, {
+    type: archiving ? 'feature-archived' : 'feature-revived',
+    createdBy: by.name,
+    createdByUserId: by.userId,
+    featureName: after.name,
+    project: after.project,
+    data: eventData(after),
+    preData: eventData(before),
   });
 }

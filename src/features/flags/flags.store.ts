@@ -192,6 +192,11 @@ export async function leaveLifecycleStage(db: Kysely<DB>, name: string, stage: '
 
 /** The flag and everything the Flag response shows, in one round trip. */
 export async function loadFlagView(db: Kysely<DB>, name: string) {
+  return flagViewQuery(db).where('f.name', '=', name).executeTakeFirst();
+}
+
+/** The query behind loadFlagView, without its filter: lists of flags use it with their own. */
+export function flagViewQuery(db: Kysely<DB>) {
   return db
     .selectFrom('features as f')
     .select([
@@ -285,9 +290,7 @@ export async function loadFlagView(db: Kysely<DB>, name: string) {
           .whereRef('c.parent', '=', 'f.name')
           .orderBy('c.child'),
       ).as('children'),
-    ])
-    .where('f.name', '=', name)
-    .executeTakeFirst();
+    ]);
 }
 
 export type FlagViewRow = NonNullable<Awaited<ReturnType<typeof loadFlagView>>>;

@@ -1,3 +1,4 @@
+export { flagMoreRoutes } from './flags.more-routes.js';
 export { flagRoutes } from './flags.routes.js';
 export {
   ConstraintSchema,

@@ -16,6 +16,7 @@ export interface EnvironmentSnapshot {
 
 export class Configuration {
   private readonly byEnvironment = new Map<string, EnvironmentSnapshot>();
+  private readonly memos = new Map<string, unknown>();
 
   constructor(private readonly indexed: IndexedConfiguration) {}
 
@@ -29,6 +30,12 @@ export class Configuration {
 
   flag(name: string): FlagMeta | undefined {
     return this.indexed.flagsByName.get(name);
+  }
+
+  /** A value derived from this revision (e.g. a serialised client payload), built once per key. */
+  memo<T>(key: string, build: () => T): T {
+    if (!this.memos.has(key)) this.memos.set(key, build());
+    return this.memos.get(key) as T;
   }
 
   environment(name: string): EnvironmentSnapshot {

@@ -1,8 +1,24 @@
+import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Database } from './database.js';
 
-const MIGRATIONS_DIR = fileURLToPath(new URL('../../../migrations/', import.meta.url));
+/**
+ * The `migrations/` folder of the package: found upwards from this module, so the same code works
+ * from `src/` (tsx), `dist/` (compiled) and a single bundled file.
+ */
+function migrationsDir(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (;;) {
+    const candidate = join(dir, 'migrations');
+    if (existsSync(join(candidate, '0001_init.sql'))) return `${candidate}/`;
+    const parent = dirname(dir);
+    if (parent === dir) throw new Error('migrations/ folder not found');
+    dir = parent;
+  }
+}
+const MIGRATIONS_DIR = migrationsDir();
 // Any constant works; it only has to be the same for every instance sharing the database.
 const MIGRATION_LOCK_KEY = 4242_0001;
 

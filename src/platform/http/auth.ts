@@ -53,6 +53,8 @@ export interface Principal {
   userId: number;
   kind: 'admin-token' | 'client-token' | 'frontend-token' | 'user';
   grants: Grant[];
+  /** SDK tokens: the projects (`*` = all) and the environment whose flags they receive. */
+  scope?: { projects: string[]; environment: string };
 }
 
 declare module 'fastify' {
@@ -123,7 +125,8 @@ export function registerAuth(app: FastifyInstance, resolve: ResolvePrincipal) {
         `This ${principal.kind.replace('-', ' ')} cannot be used for this endpoint: it expects a different token type.`,
       );
     }
-    if (permission === 'NONE') return;
+    // SDK routes serve the token's own scope (principal.scope); the token type was the check.
+    if (permission === 'NONE' || CLIENT_PERMISSIONS.has(permission)) return;
     const params = request.params as Record<string, string | undefined>;
     const project = params.projectId ?? params.project;
     const environment = params.environment ?? params.environmentId;

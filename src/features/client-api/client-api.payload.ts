@@ -1,0 +1,102 @@
+import { createHash } from 'node:crypto';
+import semver from 'semver';
+import type { ConstraintInput, FlagInput, StrategyInput } from '../../evaluation/index.js';
+import type { Configuration } from '../snapshot/index.js';
+
+/** A client-API answer, serialised once per revision and scope, with its strong ETag. */
+export interface ClientPayload {
+  features: ReturnType<typeof flagFor>[];
+  body: string;
+  etag: string;
+}
+
+/** SDKs that announce client specification 4.2.0 or later receive segments separately. */
+export function supportsSegments(specHeader: string | undefined): boolean {
+  const version = specHeader ? semver.coerce(specHeader) : null;
+  return version !== null && semver.gte(version, '4.2.0');
+}
+
+function strategyFor(
+  strategy: StrategyInput,
+  segmentConstraints: Map<number, ConstraintInput[]>,
+  inlineSegments: boolean,
+) {
+  const segments = strategy.segments ?? [];
+  const constraints = inlineSegments
+    ? [...segments.flatMap((id) => segmentConstraints.get(id) ?? []), ...(strategy.constraints ?? [])]
+    : (strategy.constraints ?? []);
+  return {
+    name: strategy.name,
+    constraints,
+    parameters: strategy.parameters ?? {},
+    ...(inlineSegments ? {} : { segments }),
+    variants: strategy.variants ?? [],
+  };
+}
+
+function flagFor(
+  flag: FlagInput,
+  segmentConstraints: Map<number, ConstraintInput[]>,
+  inlineSegments: boolean,
+) {
+  return {
+    name: flag.name,
+    type: flag.type,
+    description: flag.description ?? null,
+    project: flag.project,
+    enabled: flag.enabled,
+    stale: flag.stale ?? false,
+    impressionData: flag.impressionData ?? false,
+    // SDKs never receive disabled strategies (evaluation.md §1, contract 4).
+    strategies: (flag.strategies ?? [])
+      .filter((s) => !s.disabled)
+      .map((s) => strategyFor(s, segmentConstraints, inlineSegments)),
+    variants: flag.variants ?? [],
+    dependencies: flag.dependencies ?? [],
+  };
+}
+
+/**
+ * The flags of the token's projects in its environment, in the Unleash client format. Older SDKs
+ * (no segment support) get each segment's constraints inlined before the strategy's own.
+ */
+export function buildClientPayload(
+  config: Configuration,
+  scope: { projects: string[]; environment: string },
+  inlineSegments: boolean,
+): ClientPayload {
+  const input = config.environment(scope.environment).input;
+  const all = scope.projects.includes('*');
+  const wanted = new Set(scope.projects);
+  const segmentConstraints = new Map((input.segments ?? []).map((s) => [s.id, s.constraints ?? []]));
+  const features = input.features
+    .filter((f) => all || wanted.has(f.project ?? ''))
+    .map((f) => flagFor(f, segmentConstraints, inlineSegments));
+  const used = new Set(features.flatMap((f) => f.strategies.flatMap((s) => s.segments ?? [])));
+  const segments = (input.segments ?? [])
+    .filter((s) => used.has(s.id))
+    .map((s) => ({ id: s.id, name: s.name, constraints: s.constraints ?? [] }));
+  const payload = {
+    version: 2,
+    features,
+    ...(inlineSegments ? {} : { segments }),
+    query: {
+      environment: scope.environment,
+      ...(all ? {} : { project: [...wanted].sort() }),
+      inlineSegmentConstraints: inlineSegments,
+    },
+    meta: { revisionId: config.revision },
+  };
+  const body = JSON.stringify(payload);
+  const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 32)}"`;
+  return { features, body, etag };
+}
+
+/** Whether an If-None-Match header names this ETag (lists and weak forms included). */
+export function matchesEtag(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  return header
+    .split(',')
+    .map((t) => t.trim().replace(/^W\//, ''))
+    .some((t) => t === etag || t === '*');
+}

@@ -1,0 +1,72 @@
+import type { Deps } from '../../deps.js';
+import type { Principal } from '../../platform/http/auth.js';
+import { notFound } from '../../platform/http/errors.js';
+import type { ConfigurationCache } from '../snapshot/index.js';
+import { buildClientPayload, type ClientPayload, supportsSegments } from './client-api.payload.js';
+import { addMetrics, upsertRegistration } from './client-api.store.js';
+
+function scopeOf(principal: Principal) {
+  return principal.scope ?? { projects: ['*'], environment: 'default' };
+}
+
+/**
+ * The token's payload from the in-memory configuration: no database query per request; built and
+ * serialised once per revision, scope and segment mode.
+ */
+export async function clientFeatures(
+  configuration: ConfigurationCache,
+  principal: Principal,
+  specHeader: string | undefined,
+): Promise<ClientPayload> {
+  const config = await configuration.get();
+  const scope = scopeOf(principal);
+  const inline = !supportsSegments(specHeader);
+  const key = `client|${scope.environment}|${[...scope.projects].sort().join(',')}|${inline}`;
+  return config.memo(key, () => buildClientPayload(config, scope, inline));
+}
+
+export async function clientFeature(
+  configuration: ConfigurationCache,
+  principal: Principal,
+  specHeader: string | undefined,
+  name: string,
+) {
+  const payload = await clientFeatures(configuration, principal, specHeader);
+  const flag = payload.features.find((f) => f.name === name);
+  if (!flag) throw notFound(`Could not find feature flag with name ${name}`);
+  return flag;
+}
+
+export async function registerClient(
+  deps: Deps,
+  principal: Principal,
+  body: { appName: string; instanceId: string; sdkVersion?: string; strategies?: string[] },
+  clientIp: string,
+) {
+  await upsertRegistration(deps.database.db, {
+    appName: body.appName,
+    instanceId: body.instanceId,
+    environment: scopeOf(principal).environment,
+    sdkVersion: body.sdkVersion ?? null,
+    strategies: body.strategies ?? [],
+    clientIp,
+  });
+}
+
+export async function recordMetrics(
+  deps: Deps,
+  principal: Principal,
+  body: { appName: string; bucket: { start: string; toggles: Record<string, { yes: number; no: number }> } },
+) {
+  const hour = new Date(body.bucket.start);
+  hour.setUTCMinutes(0, 0, 0);
+  const counts = Object.entries(body.bucket.toggles)
+    .slice(0, 10_000)
+    .map(([flag, c]) => ({ flag, yes: c.yes, no: c.no }));
+  await addMetrics(deps.database.db, {
+    appName: body.appName,
+    environment: scopeOf(principal).environment,
+    hour,
+    counts,
+  });
+}

@@ -1,0 +1,204 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { api } from '../../../test/api.js';
+import { configSql } from '../../../test/config-sql.js';
+import { ADMIN_TOKEN, startTestApp, type TestApp, uniqueName } from '../../../test/harness.js';
+
+let t: TestApp;
+let sql: ReturnType<typeof configSql>;
+let token: string;
+const project = uniqueName('client-proj');
+let flag: string;
+let segmentId: number;
+
+beforeAll(async () => {
+  t = await startTestApp();
+  sql = configSql(t);
+  await t.database.session(async (run) => {
+    await run('INSERT INTO projects (id, name) VALUES ($1, $1)', [project]);
+    await run(
+      `INSERT INTO project_environments (project_id, environment_name) VALUES ($1, 'development'), ($1, 'production')`,
+      [project],
+    );
+  });
+  flag = uniqueName('client-flag');
+  await api(t).createFlag(project, { name: flag, description: 'd' });
+  await api(t).createFlag('default', { name: uniqueName('elsewhere') });
+  await sql.enable(flag, 'development');
+  segmentId = await sql.addSegment(uniqueName('seg'), [
+    { contextName: 'userId', operator: 'IN', values: ['u1'] },
+  ]);
+  await sql.addStrategy(flag, 'development', {
+    name: 'flexibleRollout',
+    parameters: { rollout: '50', stickiness: 'default', groupId: flag },
+    constraints: [{ contextName: 'appName', operator: 'IN', values: ['web'] }],
+    segments: [segmentId],
+    sortOrder: 1,
+  });
+  await sql.addStrategy(flag, 'development', { name: 'default', disabled: true, sortOrder: 0 });
+  token = await sql.addToken('client', [project], 'development');
+});
+afterAll(() => t.close());
+
+const features = (headers: Record<string, string | undefined> = {}) =>
+  t.request({ method: 'GET', url: '/api/client/features', headers: { authorization: token, ...headers } });
+
+describe('GET /api/client/features', () => {
+  it("serves the token's projects in its environment, without disabled strategies", async () => {
+    const res = await features({ 'unleash-client-spec': '5.1.0' });
+    expect(res.statusCode).toBe(200);
+    const body = res.json();
+    expect(body.version).toBe(2);
+    expect(body.features.map((f: { name: string }) => f.name)).toEqual([flag]);
+    expect(body.features[0]).toEqual({
+      name: flag,
+      type: 'release',
+      description: 'd',
+      project,
+      enabled: true,
+      stale: false,
+      impressionData: false,
+      strategies: [
+        {
+          name: 'flexibleRollout',
+          constraints: [{ contextName: 'appName', operator: 'IN', values: ['web'] }],
+          parameters: { rollout: '50', stickiness: 'default', groupId: flag },
+          segments: [segmentId],
+          variants: [],
+        },
+      ],
+      variants: [],
+      dependencies: [],
+    });
+    expect(body.segments).toEqual([
+      expect.objectContaining({
+        id: segmentId,
+        constraints: [{ contextName: 'userId', operator: 'IN', values: ['u1'] }],
+      }),
+    ]);
+  });
+
+  it('inlines segment constraints for SDKs without segment support', async () => {
+    const body = (await features({ 'unleash-client-spec': undefined })).json();
+    expect(body.segments).toBeUndefined();
+    expect(
+      body.features[0].strategies[0].constraints.map((c: { contextName: string }) => c.contextName),
+    ).toEqual(['userId', 'appName']);
+  });
+
+  it('answers 304 for the current ETag and a new ETag after a change (within a second)', async () => {
+    const first = await features();
+    const etag = first.headers.etag as string;
+    expect(etag).toMatch(/^"[\w-]+"$/);
+    expect((await features({ 'if-none-match': etag })).statusCode).toBe(304);
+    expect((await features({ 'if-none-match': `W/${etag}, "other"` })).statusCode).toBe(304);
+    await sql.enable(flag, 'development', false);
+    const started = Date.now();
+    let changed = first;
+    while (Date.now() - started < 1000) {
+      changed = await features({ 'if-none-match': etag });
+      if (changed.statusCode === 200) break;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    expect(changed.statusCode).toBe(200);
+    expect(changed.headers.etag).not.toBe(etag);
+    expect(changed.json().features[0].enabled).toBe(false);
+    await sql.enable(flag, 'development', true);
+  });
+
+  it('scopes by environment: the production token sees the flag off', async () => {
+    const prod = await sql.addToken('client', ['*'], 'production');
+    const body = (await features({ authorization: prod })).json();
+    expect(body.features.find((f: { name: string }) => f.name === flag)).toMatchObject({
+      enabled: false,
+      strategies: [],
+    });
+    expect(body.features.length).toBeGreaterThan(1);
+  });
+
+  it('serves one flag and 404 for another project', async () => {
+    const one = await t.request({
+      method: 'GET',
+      url: `/api/client/features/${flag}`,
+      headers: { authorization: token },
+    });
+    expect(one.statusCode).toBe(200);
+    expect(one.json().name).toBe(flag);
+    const missing = await t.request({
+      method: 'GET',
+      url: '/api/client/features/nope',
+      headers: { authorization: token },
+    });
+    expect(missing.statusCode).toBe(404);
+  });
+
+  it('refuses admin tokens (403), unknown tokens (401), and client tokens on admin routes (403)', async () => {
+    expect((await features({ authorization: ADMIN_TOKEN })).statusCode).toBe(403);
+    expect((await features({ authorization: 'default:development.nope' })).statusCode).toBe(401);
+    expect((await features({ authorization: undefined })).statusCode).toBe(401);
+    const admin = await t.request({
+      method: 'GET',
+      url: '/api/admin/events',
+      headers: { authorization: token },
+    });
+    expect(admin.statusCode).toBe(403);
+    expect(admin.json().name).toBe('NoAccessError');
+  });
+});
+
+describe('POST /api/client/register and /api/client/metrics', () => {
+  it('records the application, the instance and the hourly counts', async () => {
+    const app = uniqueName('app');
+    const reg = await t.request({
+      method: 'POST',
+      url: '/api/client/register',
+      headers: { authorization: token },
+      payload: {
+        appName: app,
+        instanceId: 'i1',
+        sdkVersion: 'unleash-client-node:6.12.1',
+        strategies: ['default'],
+      },
+    });
+    expect(reg.statusCode).toBe(202);
+    const start = new Date().toISOString();
+    for (let i = 0; i < 2; i++) {
+      const m = await t.request({
+        method: 'POST',
+        url: '/api/client/metrics',
+        headers: { authorization: token },
+        payload: {
+          appName: app,
+          instanceId: 'i1',
+          bucket: { start, stop: start, toggles: { [flag]: { yes: 3, no: 1 } } },
+        },
+      });
+      expect(m.statusCode).toBe(202);
+    }
+    const rows = await t.database.session((run) =>
+      run('SELECT yes::int, no::int, environment FROM client_metrics_env WHERE app_name = $1', [app]),
+    );
+    expect(rows).toEqual([{ yes: 6, no: 2, environment: 'development' }]);
+    const instances = await t.database.session((run) =>
+      run('SELECT environment, sdk_version FROM client_instances WHERE app_name = $1', [app]),
+    );
+    expect(instances).toEqual([{ environment: 'development', sdk_version: 'unleash-client-node:6.12.1' }]);
+  });
+
+  it('refuses malformed metrics with 400 and stores nothing', async () => {
+    const res = await t.request({
+      method: 'POST',
+      url: '/api/client/metrics',
+      headers: { authorization: token },
+      payload: {
+        appName: 'x',
+        instanceId: 'i',
+        bucket: { start: 'soon', stop: 'x', toggles: { f: { yes: -1, no: 'a' } } },
+      },
+    });
+    expect(res.statusCode).toBe(400);
+    const rows = await t.database.session((run) =>
+      run(`SELECT count(*)::int AS n FROM client_metrics_env WHERE app_name = 'x'`),
+    );
+    expect(rows[0]?.n).toBe(0);
+  });
+});

@@ -1,0 +1,1 @@
+export { clientApiRoutes } from './client-api.routes.js';

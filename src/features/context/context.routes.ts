@@ -1,0 +1,131 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import type { Deps } from '../../deps.js';
+import { actor } from '../../platform/http/auth.js';
+import { errorResponses } from '../../platform/http/schemas.js';
+import {
+  ContextFieldListSchema,
+  ContextFieldSchema,
+  ContextParams,
+  CreateContextFieldBody,
+  UpdateContextFieldBody,
+  ValidateNameBody,
+} from './context.schemas.js';
+import * as service from './context.service.js';
+
+const NoBody = Type.Null({ description: 'No body.' });
+
+export const contextRoutes =
+  (deps: Deps): FastifyPluginAsyncTypebox =>
+  async (app) => {
+    const tags = ['Context'];
+
+    app.get(
+      '/api/admin/context',
+      {
+        config: { permission: 'NONE' },
+        schema: {
+          tags,
+          operationId: 'getContextFields',
+          summary: 'List context fields',
+          description:
+            'Every context field, by sort order then name, with how many flags and projects constrain on it.',
+          response: { 200: ContextFieldListSchema, ...errorResponses(401, 403) },
+        },
+      },
+      async () => service.listContextFields(deps),
+    );
+
+    app.post(
+      '/api/admin/context',
+      {
+        config: { permission: 'CREATE_CONTEXT_FIELD' },
+        schema: {
+          tags,
+          operationId: 'createContextField',
+          summary: 'Create a context field',
+          description:
+            'Creates the field and records `context-field-created`; 409 when the name is taken, 404 for an unknown project.',
+          body: CreateContextFieldBody,
+          response: { 201: ContextFieldSchema, ...errorResponses(400, 401, 403, 404, 409, 413, 415) },
+        },
+      },
+      async (request, reply) =>
+        reply.code(201).send(await service.createContextField(deps, request.body, actor(request))),
+    );
+
+    app.post(
+      '/api/admin/context/validate',
+      {
+        config: { permission: 'NONE' },
+        schema: {
+          tags,
+          operationId: 'validateContextFieldName',
+          summary: 'Validate a context field name',
+          description: '200 when the name is valid and free, 400 when invalid, 409 when taken.',
+          body: ValidateNameBody,
+          response: { 200: NoBody, ...errorResponses(400, 401, 403, 409, 413, 415) },
+        },
+      },
+      async (request, reply) => {
+        await service.validateName(deps, request.body.name);
+        return reply.send(null);
+      },
+    );
+
+    app.get(
+      '/api/admin/context/:contextField',
+      {
+        config: { permission: 'NONE' },
+        schema: {
+          tags,
+          operationId: 'getContextField',
+          summary: 'Get a context field',
+          description: 'One context field.',
+          params: ContextParams,
+          response: { 200: ContextFieldSchema, ...errorResponses(400, 401, 403, 404) },
+        },
+      },
+      async (request) => service.getContextField(deps, request.params.contextField),
+    );
+
+    app.put(
+      '/api/admin/context/:contextField',
+      {
+        config: { permission: 'UPDATE_CONTEXT_FIELD' },
+        schema: {
+          tags,
+          operationId: 'updateContextField',
+          summary: 'Update a context field',
+          description: 'Changes the properties sent (null clears) and records `context-field-updated`.',
+          params: ContextParams,
+          body: UpdateContextFieldBody,
+          response: { 200: NoBody, ...errorResponses(400, 401, 403, 404, 413, 415) },
+        },
+      },
+      async (request, reply) => {
+        await service.updateContextField(deps, request.params.contextField, request.body, actor(request));
+        return reply.send(null);
+      },
+    );
+
+    app.delete(
+      '/api/admin/context/:contextField',
+      {
+        config: { permission: 'DELETE_CONTEXT_FIELD' },
+        schema: {
+          tags,
+          operationId: 'deleteContextField',
+          summary: 'Delete a context field',
+          description:
+            'Deletes the field (built-in ones too, as Unleash does) and records `context-field-deleted`.',
+          params: ContextParams,
+          response: { 200: NoBody, ...errorResponses(400, 401, 403, 404) },
+        },
+      },
+      async (request, reply) => {
+        await service.deleteContextField(deps, request.params.contextField, actor(request));
+        return reply.send(null);
+      },
+    );
+  };

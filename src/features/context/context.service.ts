@@ -1,0 +1,132 @@
+import type { Deps } from '../../deps.js';
+import type { Principal } from '../../platform/http/auth.js';
+import { invalidField, nameExists, notFound } from '../../platform/http/errors.js';
+import { appendEvent } from '../events/index.js';
+import type { ContextField, CreateContextFieldInput, UpdateContextFieldInput } from './context.schemas.js';
+import * as store from './context.store.js';
+
+function toApi(r: store.ContextRow): ContextField {
+  return {
+    name: r.name,
+    description: r.description,
+    stickiness: r.stickiness,
+    sortOrder: r.sortOrder,
+    createdAt: r.createdAt.toISOString(),
+    usedInFeatures: r.usedInFeatures,
+    usedInProjects: r.usedInProjects,
+    legalValues: r.legalValues,
+    ...(r.project !== null && { project: r.project }),
+  };
+}
+
+/** What events record: the field's own settings, without the computed usage. */
+const eventData = (f: store.ContextValues) => ({
+  name: f.name,
+  description: f.description,
+  stickiness: f.stickiness,
+  sortOrder: f.sortOrder,
+  legalValues: f.legalValues,
+  project: f.project,
+});
+
+function cleanLegalValues(values: { value: string; description?: string }[]) {
+  const seen = new Set<string>();
+  values.forEach((v, i) => {
+    if (seen.has(v.value))
+      invalidFieldThrow(`/body/legalValues/${i}/value`, `The legal value "${v.value}" appears twice.`);
+    seen.add(v.value);
+  });
+  return values.map((v) => ({
+    value: v.value,
+    ...(v.description !== undefined && { description: v.description }),
+  }));
+}
+function invalidFieldThrow(path: string, message: string): never {
+  throw invalidField(path, message);
+}
+
+const unknownField = (name: string) => notFound(`Could not find context field "${name}".`);
+
+export async function listContextFields(deps: Deps) {
+  return (await store.listContextFields(deps.database.db)).map(toApi);
+}
+
+export async function getContextField(deps: Deps, name: string) {
+  const [row] = await store.listContextFields(deps.database.db, name);
+  if (!row) throw unknownField(name);
+  return toApi(row);
+}
+
+export async function validateName(deps: Deps, name: string) {
+  if (await store.contextFieldExists(deps.database.db, name)) {
+    throw nameExists(`A context field with the name "${name}" already exists.`);
+  }
+}
+
+export async function createContextField(deps: Deps, input: CreateContextFieldInput, by: Principal) {
+  const values: store.ContextValues = {
+    name: input.name,
+    description: input.description ?? null,
+    stickiness: input.stickiness ?? false,
+    sortOrder: input.sortOrder ?? 10,
+    legalValues: cleanLegalValues(input.legalValues ?? []),
+    project: input.project ?? null,
+  };
+  return deps.database.db.transaction().execute(async (tx) => {
+    if (!(await store.insertContextField(tx, values))) {
+      throw nameExists(`A context field with the name "${input.name}" already exists.`);
+    }
+    await appendEvent(tx, {
+      type: 'context-field-created',
+      createdBy: by.name,
+      createdByUserId: by.userId,
+      data: eventData(values),
+    });
+    const [row] = await store.listContextFields(tx, input.name);
+    return toApi(row as store.ContextRow);
+  });
+}
+
+/** Partial update: absent keeps, null clears (description, project). */
+export async function updateContextField(
+  deps: Deps,
+  name: string,
+  input: UpdateContextFieldInput,
+  by: Principal,
+) {
+  const legalValues = input.legalValues && cleanLegalValues(input.legalValues);
+  await deps.database.db.transaction().execute(async (tx) => {
+    const [before] = await store.listContextFields(tx, name, true);
+    if (!before) throw unknownField(name);
+    const after: store.ContextValues = {
+      ...before,
+      ...(input.description !== undefined && { description: input.description }),
+      ...(input.stickiness !== undefined && { stickiness: input.stickiness }),
+      ...(input.sortOrder !== undefined && { sortOrder: input.sortOrder }),
+      ...(legalValues !== undefined && { legalValues }),
+      ...(input.project !== undefined && { project: input.project }),
+    };
+    await store.updateContextField(tx, after);
+    await appendEvent(tx, {
+      type: 'context-field-updated',
+      createdBy: by.name,
+      createdByUserId: by.userId,
+      data: eventData(after),
+      preData: eventData(before),
+    });
+  });
+}
+
+/** Any field may be deleted, built-in ones too, as in Unleash; constraints that name it stay. */
+export async function deleteContextField(deps: Deps, name: string, by: Principal) {
+  await deps.database.db.transaction().execute(async (tx) => {
+    const [before] = await store.listContextFields(tx, name, true);
+    if (!before || !(await store.deleteContextField(tx, name))) throw unknownField(name);
+    await appendEvent(tx, {
+      type: 'context-field-deleted',
+      createdBy: by.name,
+      createdByUserId: by.userId,
+      preData: eventData(before),
+    });
+  });
+}

@@ -1,0 +1,156 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { api } from '../../../test/api.js';
+import { startTestApp, type TestApp, uniqueName } from '../../../test/harness.js';
+
+let t: TestApp;
+let a: ReturnType<typeof api>;
+beforeAll(async () => {
+  t = await startTestApp();
+  a = api(t);
+});
+afterAll(() => t.close());
+
+const req = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: unknown, headers = {}) =>
+  t.request({ method, url, ...(payload !== undefined && { payload: payload as object }), headers });
+const lastEvent = async (type: string) =>
+  (
+    await t.database.session((run) =>
+      run('SELECT data, pre_data FROM events WHERE type = $1 ORDER BY id DESC LIMIT 1', [type]),
+    )
+  )[0];
+
+describe('context fields', () => {
+  it('lists the built-in fields', async () => {
+    const res = await req('GET', '/api/admin/context');
+    expect(res.statusCode).toBe(200);
+    expect(res.json()[0]).toMatchObject({
+      name: 'environment',
+      sortOrder: 0,
+      stickiness: false,
+      legalValues: [],
+      usedInFeatures: 0,
+    });
+    expect(res.json().map((f: { name: string }) => f.name)).toContain('userId');
+  });
+
+  it('creates, reads, updates (partial) and deletes with events', async () => {
+    const name = uniqueName('ctx');
+    const body = {
+      name,
+      description: 'tier',
+      stickiness: true,
+      sortOrder: 3,
+      legalValues: [{ value: 'gold', description: 'best' }, { value: 'silver' }],
+    };
+    const res = await req('POST', '/api/admin/context', body);
+    expect(res.statusCode).toBe(201);
+    const created = { ...body, usedInFeatures: 0, usedInProjects: 0 };
+    expect(res.json()).toMatchObject(created);
+    expect(Date.parse(res.json().createdAt)).toBeGreaterThan(0);
+    expect(res.json().project).toBeUndefined();
+    expect(await lastEvent('context-field-created')).toMatchObject({
+      data: { name, legalValues: body.legalValues },
+      pre_data: null,
+    });
+    expect((await req('GET', `/api/admin/context/${name}`)).json()).toMatchObject(created);
+
+    const upd = await req('PUT', `/api/admin/context/${name}`, {
+      description: null,
+      legalValues: [{ value: 'bronze' }],
+    });
+    expect(upd.statusCode).toBe(200);
+    const after = (await req('GET', `/api/admin/context/${name}`)).json();
+    expect(after).toMatchObject({
+      description: null,
+      stickiness: true,
+      sortOrder: 3,
+      legalValues: [{ value: 'bronze' }],
+    });
+    expect(await lastEvent('context-field-updated')).toMatchObject({
+      data: { description: null },
+      pre_data: { description: 'tier' },
+    });
+
+    expect((await req('DELETE', `/api/admin/context/${name}`)).statusCode).toBe(200);
+    expect(await lastEvent('context-field-deleted')).toMatchObject({ data: null, pre_data: { name } });
+    expect((await req('GET', `/api/admin/context/${name}`)).statusCode).toBe(404);
+  });
+
+  it('counts the flags and projects that constrain on a field', async () => {
+    const name = uniqueName('ctx');
+    await req('POST', '/api/admin/context', { name });
+    const flag = uniqueName();
+    await a.createFlag('default', { name: flag });
+    await t.database.session((run) =>
+      run(
+        `INSERT INTO feature_strategies (id, feature_name, environment, strategy_name, constraints)
+           VALUES ($1, $2, 'development', 'default', $3::jsonb)`,
+        [uniqueName('s'), flag, JSON.stringify([{ contextName: name, operator: 'IN', values: ['x'] }])],
+      ),
+    );
+    expect((await req('GET', `/api/admin/context/${name}`)).json()).toMatchObject({
+      usedInFeatures: 1,
+      usedInProjects: 1,
+    });
+  });
+
+  it('validate: 200 free, 409 taken, 400 invalid', async () => {
+    const free = await req('POST', '/api/admin/context/validate', { name: uniqueName('ctx') });
+    expect(free.statusCode).toBe(200);
+    const taken = await req('POST', '/api/admin/context/validate', { name: 'userId' });
+    expect(taken.statusCode).toBe(409);
+    expect(taken.json().name).toBe('NameExistsError');
+    expect((await req('POST', '/api/admin/context/validate', { name: 'a b' })).statusCode).toBe(400);
+  });
+
+  it.each([
+    ['a name with a space', { name: 'a b' }, '/body/name'],
+    ['a missing name', {}, '/body/name'],
+    [
+      'a duplicate legal value',
+      { name: 'dup-legal', legalValues: [{ value: 'x' }, { value: 'x' }] },
+      '/body/legalValues/1/value',
+    ],
+    [
+      'an empty legal value',
+      { name: 'empty-legal', legalValues: [{ value: '' }] },
+      '/body/legalValues/0/value',
+    ],
+    ['a non-boolean stickiness', { name: 'bad-stick', stickiness: 'yes' }, '/body/stickiness'],
+    ['a fractional sortOrder', { name: 'bad-sort', sortOrder: 1.5 }, '/body/sortOrder'],
+  ])('create refuses %s with 400 and stores nothing', async (_label, body, path) => {
+    const before = await a.count('context_fields');
+    const res = await req('POST', '/api/admin/context', body);
+    expect(res.statusCode).toBe(400);
+    expect(res.json().name).toBe('ValidationError');
+    expect(res.json().details[0].path).toBe(path);
+    expect(await a.count('context_fields')).toBe(before);
+  });
+
+  it('answers 409 for a taken name, 404 for unknown fields and projects, recording nothing', async () => {
+    const before = await a.count('events');
+    expect((await req('POST', '/api/admin/context', { name: 'userId' })).statusCode).toBe(409);
+    expect(
+      (await req('POST', '/api/admin/context', { name: uniqueName('ctx'), project: 'no-such-project' }))
+        .statusCode,
+    ).toBe(404);
+    expect((await req('GET', '/api/admin/context/nope')).statusCode).toBe(404);
+    expect((await req('PUT', '/api/admin/context/nope', { description: 'x' })).statusCode).toBe(404);
+    const del = await req('DELETE', '/api/admin/context/nope');
+    expect(del.statusCode).toBe(404);
+    expect(del.json().name).toBe('NotFoundError');
+    expect(await a.count('events')).toBe(before);
+  });
+
+  it('answers 401 without a token', async () => {
+    expect((await req('GET', '/api/admin/context', undefined, { authorization: undefined })).statusCode).toBe(
+      401,
+    );
+    expect(
+      (await req('POST', '/api/admin/context', { name: 'x1' }, { authorization: undefined })).statusCode,
+    ).toBe(401);
+    expect(
+      (await req('DELETE', '/api/admin/context/userId', undefined, { authorization: undefined })).statusCode,
+    ).toBe(401);
+  });
+});

@@ -1,0 +1,2 @@
+export { contextRoutes } from './context.routes.js';
+export { ContextFieldSchema } from './context.schemas.js';

@@ -1,0 +1,1 @@
+export { dependencyRoutes } from './dependencies.routes.js';

@@ -1,0 +1,146 @@
+import type { Deps } from '../../deps.js';
+import type { Db } from '../../platform/db/index.js';
+import type { Principal } from '../../platform/http/auth.js';
+import { AppError, invalid, nameExists, notFound } from '../../platform/http/errors.js';
+import { appendEvent } from '../events/index.js';
+import type { CreateEnvironmentInput, Environment, UpdateEnvironmentInput } from './environments.schemas.js';
+import {
+  countEnabledEnvironments,
+  deleteEnvironmentRow,
+  type EnvironmentRow,
+  findEnvironment,
+  insertEnvironment,
+  listEnvironments,
+  lockEnvironment,
+  updateEnvironmentRow,
+} from './environments.store.js';
+
+const by = (p: Principal) => ({ createdBy: p.name, createdByUserId: p.userId });
+const missing = (name: string) => notFound(`Could not find environment with name "${name}".`);
+
+/** The environment as events record it in data/preData. */
+const eventData = (e: EnvironmentRow) => ({
+  name: e.name,
+  type: e.type,
+  enabled: e.enabled,
+  protected: e.protected,
+  sortOrder: e.sortOrder,
+});
+
+export async function getAllEnvironments(deps: Deps) {
+  return { version: 1, environments: await listEnvironments(deps.database.db) };
+}
+
+export async function getEnvironment(deps: Deps, name: string): Promise<Environment> {
+  const env = await findEnvironment(deps.database.db, name);
+  if (!env) throw missing(name);
+  return env;
+}
+
+async function read(tx: Db, name: string): Promise<Environment> {
+  const env = await findEnvironment(tx, name);
+  if (!env) throw missing(name);
+  return env;
+}
+
+/** Creates an environment; no project gets it until added there. */
+export async function createEnvironment(deps: Deps, input: CreateEnvironmentInput, principal: Principal) {
+  return deps.database.db.transaction().execute(async (tx) => {
+    const created = await insertEnvironment(tx, {
+      name: input.name,
+      type: input.type,
+      enabled: input.enabled ?? true,
+      sortOrder: input.sortOrder,
+    });
+    if (!created) throw nameExists(`An environment named "${input.name}" already exists.`);
+    const env = await read(tx, input.name);
+    await appendEvent(tx, {
+      type: 'environment-created',
+      ...by(principal),
+      environment: env.name,
+      data: eventData(env),
+    });
+    return env;
+  });
+}
+
+/** Locks the environment; protected ones refuse changes (`what` names the operation). */
+async function lockChangeable(tx: Db, name: string, what: string): Promise<EnvironmentRow> {
+  const env = await lockEnvironment(tx, name);
+  if (!env) throw missing(name);
+  if (env.protected)
+    throw new AppError('InvalidOperationError', `Unable to ${what} the protected environment "${name}".`);
+  return env;
+}
+
+/** Changes type and/or sortOrder; the properties left out keep their values. */
+export async function updateEnvironment(
+  deps: Deps,
+  name: string,
+  input: UpdateEnvironmentInput,
+  principal: Principal,
+) {
+  return deps.database.db.transaction().execute(async (tx) => {
+    const before = await lockChangeable(tx, name, 'update');
+    const after = {
+      ...before,
+      ...(input.type !== undefined && { type: input.type }),
+      ...(input.sortOrder !== undefined && { sortOrder: input.sortOrder }),
+    };
+    await updateEnvironmentRow(tx, after);
+    await appendEvent(tx, {
+      type: 'environment-updated',
+      ...by(principal),
+      environment: name,
+      data: eventData(after),
+      preData: eventData(before),
+    });
+    return read(tx, name);
+  });
+}
+
+/**
+ * Deletes an environment with every project's and flag's configuration in it (cascade).
+ * Protected environments cannot be deleted.
+ */
+export async function deleteEnvironment(deps: Deps, name: string, principal: Principal) {
+  await deps.database.db.transaction().execute(async (tx) => {
+    const env = await lockChangeable(tx, name, 'delete');
+    await deleteEnvironmentRow(tx, name);
+    await appendEvent(tx, {
+      type: 'environment-deleted',
+      ...by(principal),
+      environment: name,
+      data: null,
+      preData: eventData(env),
+    });
+  });
+}
+
+/**
+ * Enables or disables an environment (`environment-updated` when the state changes). As in
+ * Unleash, the last enabled environment cannot be disabled (400).
+ */
+export async function setEnvironmentEnabled(
+  deps: Deps,
+  name: string,
+  enabled: boolean,
+  principal: Principal,
+) {
+  await deps.database.db.transaction().execute(async (tx) => {
+    const before = await lockEnvironment(tx, name);
+    if (!before) throw missing(name);
+    if (!enabled && before.enabled && (await countEnabledEnvironments(tx)) <= 1) {
+      throw invalid('Environment cannot be disabled: at least one environment must stay enabled.');
+    }
+    const after = { ...before, enabled };
+    await updateEnvironmentRow(tx, after);
+    await appendEvent(tx, {
+      type: 'environment-updated',
+      ...by(principal),
+      environment: name,
+      data: eventData(after),
+      preData: eventData(before),
+    });
+  });
+}

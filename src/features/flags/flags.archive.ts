@@ -1,0 +1,139 @@
+import type { Deps } from '../../deps.js';
+import type { Principal } from '../../platform/http/auth.js';
+import { AppError, invalid, notFound } from '../../platform/http/errors.js';
+import { appendEvent } from '../events/index.js';
+import type { ProjectFlags, StaleInput } from './flags.more.schemas.js';
+import {
+  activeProjectExists,
+  deleteArchivedFlag,
+  hasChildren,
+  listFlagViews,
+  setStale,
+} from './flags.more.store.js';
+import type { Flag } from './flags.schemas.js';
+import { eventData, notInProject, recordArchiveChange } from './flags.service.js';
+import { type FlagRow, lockFlag, updateFlag } from './flags.store.js';
+import { toFlag } from './flags.view.js';
+
+const unknownFlag = (name: string) => notFound(`Could not find feature flag with name ${name}`);
+
+/**
+ * Archives an active flag of the project: archivedAt, the `archived` stage and `feature-archived`.
+ * A flag other flags depend on is refused (403), as in Unleash: remove the dependencies first.
+ */
+export async function archiveFlag(deps: Deps, projectId: string, name: string, by: Principal) {
+  await deps.database.db.transaction().execute(async (tx) => {
+    const before = await lockFlag(tx, name);
+    // An archived flag is no longer a flag of the project as far as its routes go (Unleash: 404).
+    if (!before || before.project !== projectId || before.archivedAt !== null) {
+      throw notInProject(name, projectId, before?.archivedAt === null ? before.project : undefined);
+    }
+    if (await hasChildren(tx, name)) {
+      throw new AppError(
+        'InvalidOperationError',
+        'You can not archive/delete this feature since other features depend on it.',
+      );
+    }
+    const now = deps.now();
+    const after: FlagRow = { ...before, archivedAt: now };
+    await updateFlag(tx, name, { archivedAt: now });
+    await recordArchiveChange(tx, before, after, by, now);
+  });
+}
+
+/** Brings an archived flag back into its project, in the stage it had before it was archived. */
+export async function reviveFlag(deps: Deps, name: string, by: Principal) {
+  await deps.database.db.transaction().execute(async (tx) => {
+    const before = await lockFlag(tx, name);
+    if (!before) throw unknownFlag(name);
+    if (before.archivedAt === null) {
+      throw invalid(`The feature flag "${name}" is not archived, so it cannot be revived.`);
+    }
+    const after: FlagRow = { ...before, archivedAt: null };
+    await updateFlag(tx, name, { archivedAt: null });
+    await recordArchiveChange(tx, before, after, by, deps.now());
+  });
+}
+
+/**
+ * Deletes an archived flag for good, with everything that hangs off it; its events stay. A flag
+ * that is not archived is refused (archive it first), so nothing active disappears by mistake.
+ */
+export async function deleteFlagForGood(deps: Deps, name: string, by: Principal) {
+  await deps.database.db.transaction().execute(async (tx) => {
+    const before = await lockFlag(tx, name);
+    if (!before) throw unknownFlag(name);
+    if (before.archivedAt === null || !(await deleteArchivedFlag(tx, name))) {
+      throw invalid(`The feature flag "${name}" is not archived; only archived flags can be deleted.`);
+    }
+    await appendEvent(tx, {
+      type: 'feature-deleted',
+      createdBy: by.name,
+      createdByUserId: by.userId,
+      featureName: name,
+      project: before.project,
+      preData: eventData(before),
+    });
+  });
+}
+
+/** Marks the listed flags of the project stale or not; one stale-on/off event per flag that changed. */
+export async function markStale(deps: Deps, projectId: string, input: StaleInput, by: Principal) {
+  await deps.database.db.transaction().execute(async (tx) => {
+    if (!(await activeProjectExists(tx, projectId))) throw projectNotFound(projectId);
+    const changed = await setStale(tx, projectId, [...new Set(input.features)], input.stale);
+    for (const name of changed) {
+      await appendEvent(tx, {
+        type: input.stale ? 'feature-stale-on' : 'feature-stale-off',
+        createdBy: by.name,
+        createdByUserId: by.userId,
+        featureName: name,
+        project: projectId,
+        data: { stale: input.stale },
+        preData: { stale: !input.stale },
+      });
+    }
+  });
+}
+
+const projectNotFound = (id: string) => notFound(`Project with id "${id}" does not exist`);
+
+/** The active flags of a project in Unleash's project-features shape. */
+export async function listProjectFlags(deps: Deps, projectId: string): Promise<ProjectFlags> {
+  const db = deps.database.db;
+  if (!(await activeProjectExists(db, projectId))) throw projectNotFound(projectId);
+  const rows = await listFlagViews(db, projectId, false);
+  const features = rows.map((row) => {
+    const flag = toFlag(row, false);
+    return {
+      name: flag.name,
+      type: flag.type,
+      description: flag.description,
+      stale: flag.stale,
+      favorite: flag.favorite,
+      impressionData: flag.impressionData,
+      createdAt: flag.createdAt,
+      environments: flag.environments.map((e) => ({
+        name: e.name,
+        type: e.type,
+        enabled: e.enabled,
+        sortOrder: e.sortOrder,
+        variantCount: e.variantCount,
+        lastSeenAt: e.lastSeenAt,
+        hasStrategies: e.hasStrategies,
+        hasEnabledStrategies: e.hasEnabledStrategies,
+      })),
+      tags: flag.tags,
+    };
+  });
+  return { version: 1, features };
+}
+
+/** Archived flags, of one project or of all; an unknown project simply has none. */
+export async function listArchivedFlags(
+  deps: Deps,
+  projectId?: string,
+): Promise<{ version: number; features: Flag[] }> {
+  const rows = await listFlagViews(deps.database.db, projectId, true);
+  return { version: 1, features: rows.map((row) => toFlag(row, false)) };
+}

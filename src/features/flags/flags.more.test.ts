@@ -1,0 +1,252 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { api } from '../../../test/api.js';
+import { startTestApp, type TestApp, uniqueName } from '../../../test/harness.js';
+
+let t: TestApp;
+let a: ReturnType<typeof api>;
+beforeAll(async () => {
+  t = await startTestApp();
+  a = api(t);
+});
+afterAll(() => t.close());
+
+const NO_AUTH = { authorization: undefined };
+const sql = (text: string, params: unknown[] = []) => t.database.session((run) => run(text, params));
+const send = (method: 'GET' | 'POST' | 'DELETE', url: string, payload?: object, headers = {}) =>
+  t.request({ method, url, ...(payload && { payload }), headers });
+const flagUrl = (name: string, project = 'default') => `/api/admin/projects/${project}/features/${name}`;
+const eventTypes = async (name: string) => (await a.flagEvents(name)).events.map((e) => e.type);
+const newFlag = async (body: Record<string, unknown> = {}) => {
+  const name = uniqueName();
+  await a.createFlag('default', { name, ...body });
+  return name;
+};
+
+describe('GET /api/admin/projects/:projectId/features', () => {
+  it("lists the project's active flags in Unleash's shape", async () => {
+    const name = await newFlag({ description: 'listed', type: 'operational' });
+    const archived = await newFlag();
+    await send('DELETE', flagUrl(archived));
+    const res = await send('GET', '/api/admin/projects/default/features');
+    expect(res.statusCode).toBe(200);
+    const body = res.json();
+    expect(body.version).toBe(1);
+    const names = body.features.map((f: { name: string }) => f.name);
+    expect(names).toContain(name);
+    expect(names).not.toContain(archived);
+    expect([...names].sort()).toEqual(names);
+    const item = body.features.find((f: { name: string }) => f.name === name);
+    expect(Object.keys(item).sort()).toEqual(
+      [
+        'createdAt',
+        'description',
+        'environments',
+        'favorite',
+        'impressionData',
+        'name',
+        'stale',
+        'tags',
+        'type',
+      ].sort(),
+    );
+    expect(item).toMatchObject({ description: 'listed', type: 'operational', stale: false, favorite: false });
+    expect(item.environments[0]).toEqual({
+      name: 'development',
+      type: 'development',
+      enabled: false,
+      sortOrder: 2,
+      variantCount: 0,
+      lastSeenAt: null,
+      hasStrategies: false,
+      hasEnabledStrategies: false,
+    });
+  });
+
+  it('404 for an unknown project, 401 without a token', async () => {
+    const res = await send('GET', '/api/admin/projects/no-such-project/features');
+    expect(res.statusCode).toBe(404);
+    expect(res.json().name).toBe('NotFoundError');
+    const anon = await send('GET', '/api/admin/projects/default/features', undefined, NO_AUTH);
+    expect(anon.statusCode).toBe(401);
+  });
+});
+
+describe('archive, revive and delete', () => {
+  it('DELETE archives: 202, archivedAt, stage archived, feature-archived; revive returns to the prior stage', async () => {
+    const name = await newFlag();
+    await sql(
+      `UPDATE feature_lifecycles SET created_at = now() - interval '1 hour' WHERE feature_name = $1`,
+      [name],
+    );
+    await sql(`INSERT INTO feature_lifecycles (feature_name, stage) VALUES ($1, 'live')`, [name]);
+    const res = await send('DELETE', flagUrl(name));
+    expect(res.statusCode).toBe(202);
+    expect(res.body).toBe('');
+    const flag = (await a.getFlag('default', name)).json();
+    expect(flag.archived).toBe(true);
+    expect(Date.parse(flag.archivedAt)).toBeGreaterThan(Date.now() - 60_000);
+    expect(flag.lifecycle.stage).toBe('archived');
+    const events = (await a.flagEvents(name)).events;
+    expect(events[0]).toMatchObject({
+      type: 'feature-archived',
+      data: { name, archived: true },
+      preData: { name, archived: false, archivedAt: null },
+    });
+
+    const again = await send('DELETE', flagUrl(name));
+    expect(again.statusCode).toBe(404);
+    expect(again.json().name).toBe('NotFoundError');
+
+    const revived = await t.request({ method: 'POST', url: `/api/admin/archive/revive/${name}` });
+    expect(revived.statusCode).toBe(200);
+    expect(revived.body).toBe('');
+    const back = (await a.getFlag('default', name)).json();
+    expect(back).toMatchObject({ archived: false, archivedAt: null, lifecycle: { stage: 'live' } });
+    expect((await a.flagEvents(name)).events[0]).toMatchObject({
+      type: 'feature-revived',
+      data: { archived: false },
+      preData: { archived: true },
+    });
+  });
+
+  it('archive: 404 for another project or unknown flag, 401 without token; nothing recorded', async () => {
+    const name = await newFlag();
+    const before = await a.count('events');
+    expect((await send('DELETE', flagUrl(name, 'other'))).statusCode).toBe(404);
+    expect((await send('DELETE', flagUrl(uniqueName()))).statusCode).toBe(404);
+    expect((await send('DELETE', flagUrl(name), undefined, NO_AUTH)).statusCode).toBe(401);
+    expect(await a.count('events')).toBe(before);
+    expect(await a.count('features', 'name = $1 AND archived_at IS NULL', [name])).toBe(1);
+  });
+
+  it('archive refuses a parent flag with 403 InvalidOperationError and leaves it', async () => {
+    const parent = await newFlag();
+    const child = await newFlag();
+    await sql(`INSERT INTO feature_dependencies (parent, child) VALUES ($1, $2)`, [parent, child]);
+    const before = await a.count('events');
+    const res = await send('DELETE', flagUrl(parent));
+    expect(res.statusCode).toBe(403);
+    expect(res.json().name).toBe('InvalidOperationError');
+    expect(await a.count('events')).toBe(before);
+    expect(await a.count('features', 'name = $1 AND archived_at IS NULL', [parent])).toBe(1);
+  });
+
+  it('revive: 400 for an active flag, 404 for an unknown one, 401 without token', async () => {
+    const name = await newFlag();
+    const before = await a.count('events');
+    const active = await send('POST', `/api/admin/archive/revive/${name}`);
+    expect(active.statusCode).toBe(400);
+    expect(active.json().name).toBe('ValidationError');
+    expect((await send('POST', `/api/admin/archive/revive/${uniqueName()}`)).statusCode).toBe(404);
+    expect((await send('POST', `/api/admin/archive/revive/${name}`, undefined, NO_AUTH)).statusCode).toBe(
+      401,
+    );
+    expect(await a.count('events')).toBe(before);
+  });
+
+  it('DELETE /api/admin/archive/:featureName deletes an archived flag for good and records feature-deleted', async () => {
+    const name = await newFlag();
+    await send('DELETE', flagUrl(name));
+    const res = await send('DELETE', `/api/admin/archive/${name}`);
+    expect(res.statusCode).toBe(200);
+    expect(await a.count('features', 'name = $1', [name])).toBe(0);
+    expect(await a.count('feature_environments', 'feature_name = $1', [name])).toBe(0);
+    const events = (await a.flagEvents(name)).events;
+    expect(events[0]).toMatchObject({ type: 'feature-deleted', preData: { name, archived: true } });
+    expect((await send('DELETE', `/api/admin/archive/${name}`)).statusCode).toBe(404);
+  });
+
+  it('permanent delete refuses an active flag (400) and leaves it; 401 without token', async () => {
+    const name = await newFlag();
+    const before = await a.count('events');
+    const res = await send('DELETE', `/api/admin/archive/${name}`);
+    expect(res.statusCode).toBe(400);
+    expect(res.json().name).toBe('ValidationError');
+    expect((await send('DELETE', `/api/admin/archive/${name}`, undefined, NO_AUTH)).statusCode).toBe(401);
+    expect(await a.count('features', 'name = $1', [name])).toBe(1);
+    expect(await a.count('events')).toBe(before);
+  });
+
+  it('GET /api/admin/archive/features[/:projectId] lists archived flags, deprecated', async () => {
+    const name = await newFlag();
+    const active = await newFlag();
+    await send('DELETE', flagUrl(name));
+    const res = await send('GET', '/api/admin/archive/features/default');
+    expect(res.statusCode).toBe(200);
+    expect(res.headers.deprecation).toBe('true');
+    const body = res.json();
+    expect(body.version).toBe(1);
+    const found = body.features.find((f: { name: string }) => f.name === name);
+    expect(found).toMatchObject({
+      name,
+      archived: true,
+      project: 'default',
+      lifecycle: { stage: 'archived' },
+    });
+    expect(body.features.some((f: { name: string }) => f.name === active)).toBe(false);
+    const all = await send('GET', '/api/admin/archive/features');
+    expect(all.json().features.some((f: { name: string }) => f.name === name)).toBe(true);
+    expect((await send('GET', '/api/admin/archive/features/nope')).json()).toEqual({
+      version: 1,
+      features: [],
+    });
+    expect((await send('GET', '/api/admin/archive/features', undefined, NO_AUTH)).statusCode).toBe(401);
+  });
+});
+
+describe('POST /api/admin/projects/:projectId/stale', () => {
+  it('marks listed flags, ignores unknown names, one event per changed flag', async () => {
+    const one = await newFlag();
+    const two = await newFlag({ description: 'x' });
+    await a.updateFlag('default', two, { stale: true });
+    const res = await send('POST', '/api/admin/projects/default/stale', {
+      features: [one, two, uniqueName()],
+      stale: true,
+    });
+    expect(res.statusCode).toBe(202);
+    expect((await a.getFlag('default', one)).json().stale).toBe(true);
+    expect((await a.flagEvents(one)).events[0]).toMatchObject({
+      type: 'feature-stale-on',
+      data: { stale: true },
+      preData: { stale: false },
+    });
+    expect((await eventTypes(two)).filter((e) => e === 'feature-stale-on')).toHaveLength(1);
+    await send('POST', '/api/admin/projects/default/stale', { features: [one], stale: false });
+    expect((await a.flagEvents(one)).events[0]?.type).toBe('feature-stale-off');
+  });
+
+  it('400 for a bad body, 404 for an unknown project, 401; nothing changed', async () => {
+    const name = await newFlag();
+    const before = await a.count('events');
+    const bad = await send('POST', '/api/admin/projects/default/stale', { features: [name] });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().name).toBe('ValidationError');
+    const none = await send('POST', '/api/admin/projects/nope/stale', { features: [name], stale: true });
+    expect(none.statusCode).toBe(404);
+    const anon = await send(
+      'POST',
+      '/api/admin/projects/default/stale',
+      { features: [name], stale: true },
+      NO_AUTH,
+    );
+    expect(anon.statusCode).toBe(401);
+    expect(await a.count('events')).toBe(before);
+    expect(await a.count('features', 'name = $1 AND stale', [name])).toBe(0);
+  });
+});
+
+describe('favorites', () => {
+  it('an API token has no favorites: 200, nothing stored, no event; 404 for unknown flag', async () => {
+    const name = await newFlag();
+    const before = await a.count('events');
+    const add = await t.request({ method: 'POST', url: `${flagUrl(name)}/favorites` });
+    expect(add.statusCode).toBe(200);
+    const remove = await t.request({ method: 'DELETE', url: `${flagUrl(name)}/favorites` });
+    expect(remove.statusCode).toBe(200);
+    expect(await a.count('favorite_features', 'feature_name = $1', [name])).toBe(0);
+    expect(await a.count('events')).toBe(before);
+    expect((await send('POST', `${flagUrl(uniqueName())}/favorites`)).statusCode).toBe(404);
+    expect((await send('POST', `${flagUrl(name, 'other')}/favorites`)).statusCode).toBe(404);
+    expect((await send('POST', `${flagUrl(name)}/favorites`, undefined, NO_AUTH)).statusCode).toBe(401);
+  });
+});

@@ -1,0 +1,46 @@
+import { invalidField } from '../../platform/http/errors.js';
+import { compileUserPattern, fullMatch } from '../../platform/regex.js';
+import type { FeatureNamingInput } from './projects.schemas.js';
+
+export interface FeatureNaming {
+  pattern: string | null;
+  example: string | null;
+  description: string | null;
+}
+
+export const NO_NAMING: FeatureNaming = { pattern: null, example: null, description: null };
+
+// A literal whitespace character or one of the escapes \t \s \n \r \f \v (admin-semantics §3).
+const WHITESPACE = /\s|\\[tsnrfv]/;
+
+/**
+ * Checks a naming rule and returns it normalised (empty strings are no value). `path` is the
+ * rule's place in the body, e.g. `/body/featureNaming`. RE2 semantics: the pattern must compile
+ * as RE2 does, and the example must match it in full.
+ */
+export function checkFeatureNaming(input: FeatureNamingInput | null, path: string): FeatureNaming {
+  if (input === null) return NO_NAMING;
+  const pattern = input.pattern || null;
+  const example = input.example || null;
+  const description = input.description || null;
+  if (pattern === null) {
+    if (example !== null) throw invalidField(`${path}/example`, 'An example needs a pattern to match.');
+    if (description !== null) {
+      throw invalidField(`${path}/description`, 'A description needs a pattern to describe.');
+    }
+    return NO_NAMING;
+  }
+  if (WHITESPACE.test(pattern)) {
+    throw invalidField(`${path}/pattern`, 'The pattern may not contain spaces or whitespace escapes.');
+  }
+  if (!compileUserPattern(pattern)) {
+    throw invalidField(`${path}/pattern`, `"${pattern}" is not a valid regular expression.`);
+  }
+  if (example !== null && !fullMatch(pattern, example)) {
+    throw invalidField(
+      `${path}/example`,
+      `The example "${example}" does not match the pattern "${pattern}".`,
+    );
+  }
+  return { pattern, example, description };
+}

@@ -1,0 +1,253 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import type { Deps } from '../../deps.js';
+import { actor } from '../../platform/http/auth.js';
+import { errorResponses } from '../../platform/http/schemas.js';
+import {
+  addEnvironmentToProject,
+  removeEnvironmentFromProject,
+  updateDefaultStrategy,
+} from './project-environments.service.js';
+import {
+  CreateProjectBody,
+  DefaultStrategySchema,
+  OverviewQuery,
+  ProjectCreatedSchema,
+  ProjectEnvironmentBody,
+  ProjectEnvironmentParams,
+  ProjectIdParams,
+  ProjectListSchema,
+  ProjectOverviewSchema,
+  ProjectSettingsBody,
+  UpdateProjectBody,
+} from './projects.schemas.js';
+import {
+  createProject,
+  deleteProject,
+  setFavorite,
+  updateProject,
+  updateProjectSettings,
+} from './projects.service.js';
+import { getProjectOverview, listProjects } from './projects-read.service.js';
+
+const Empty = Type.Null({ description: 'Done; the response has no body.' });
+const tags = ['Projects'];
+
+export const projectRoutes =
+  (deps: Deps): FastifyPluginAsyncTypebox =>
+  async (app) => {
+    app.get(
+      '/api/admin/projects',
+      {
+        config: { permission: 'NONE' },
+        schema: {
+          tags,
+          operationId: 'getProjects',
+          summary: 'Get a list of all projects',
+          description:
+            'Every non-archived project by name, with flag count, members and technical debt computed live.',
+          response: { 200: ProjectListSchema, ...errorResponses(401, 403) },
+        },
+      },
+      async (request) => listProjects(deps, actor(request)),
+    );
+
+    app.post(
+      '/api/admin/projects',
+      {
+        config: { permission: 'CREATE_PROJECT' },
+        schema: {
+          tags,
+          operationId: 'createProject',
+          summary: 'Create a project',
+          description:
+            'Creates a project with every enabled environment (or the `environments` listed) and records `project-created`. Without `id`, one is derived from the name.',
+          body: CreateProjectBody,
+          response: { 201: ProjectCreatedSchema, ...errorResponses(400, 401, 403, 404, 409, 413, 415) },
+        },
+      },
+      async (request, reply) => {
+        reply.code(201);
+        return createProject(deps, request.body, actor(request));
+      },
+    );
+
+    app.get(
+      '/api/admin/projects/:projectId',
+      {
+        config: { permission: 'NONE' },
+        schema: {
+          tags,
+          operationId: 'getDeprecatedProjectOverview',
+          summary: 'Get an overview of a project',
+          description:
+            'The project with its environments, its non-archived flags (archived ones with `archived=true`), health and 30-day statistics, computed live.',
+          deprecated: true,
+          params: ProjectIdParams,
+          querystring: OverviewQuery,
+          response: { 200: ProjectOverviewSchema, ...errorResponses(400, 401, 403, 404) },
+        },
+      },
+      async (request, reply) => {
+        reply.header('Deprecation', 'true');
+        return getProjectOverview(
+          deps,
+          request.params.projectId,
+          request.query.archived ?? false,
+          actor(request),
+        );
+      },
+    );
+
+    app.put(
+      '/api/admin/projects/:projectId',
+      {
+        config: { permission: 'UPDATE_PROJECT' },
+        schema: {
+          tags,
+          operationId: 'updateProject',
+          summary: 'Update a project',
+          description:
+            'Changes the properties sent (absent keeps, null clears) and records `project-updated` with data and preData.',
+          params: ProjectIdParams,
+          body: UpdateProjectBody,
+          response: { 200: Empty, ...errorResponses(400, 401, 403, 404, 413, 415) },
+        },
+      },
+      async (request, reply) => {
+        await updateProject(deps, request.params.projectId, request.body, actor(request));
+        return reply.code(200).send(null);
+      },
+    );
+
+    app.put(
+      '/api/admin/projects/:projectId/settings',
+      {
+        config: { permission: 'UPDATE_PROJECT' },
+        schema: {
+          tags,
+          operationId: 'updateProjectEnterpriseSettings',
+          summary: 'Update project settings',
+          description:
+            'Changes the settings sent (mode, defaultStickiness, featureLimit, featureNaming; absent keeps, null clears) and records `project-updated`.',
+          params: ProjectIdParams,
+          body: ProjectSettingsBody,
+          response: { 200: Empty, ...errorResponses(400, 401, 403, 404, 413, 415) },
+        },
+      },
+      async (request, reply) => {
+        await updateProjectSettings(deps, request.params.projectId, request.body, actor(request));
+        return reply.code(200).send(null);
+      },
+    );
+
+    app.delete(
+      '/api/admin/projects/:projectId',
+      {
+        config: { permission: 'DELETE_PROJECT' },
+        schema: {
+          tags,
+          operationId: 'deleteProject',
+          summary: 'Delete a project',
+          description:
+            'Deletes a project without active flags; its archived flags are deleted permanently with it. `default` cannot be deleted (403 InvalidOperationError), nor a project with active flags.',
+          params: ProjectIdParams,
+          response: { 200: Empty, ...errorResponses(401, 403, 404) },
+        },
+      },
+      async (request, reply) => {
+        await deleteProject(deps, request.params.projectId, actor(request));
+        return reply.code(200).send(null);
+      },
+    );
+
+    app.post(
+      '/api/admin/projects/:projectId/environments',
+      {
+        config: { permission: 'UPDATE_PROJECT' },
+        schema: {
+          tags,
+          operationId: 'addEnvironmentToProject',
+          summary: 'Add an environment to a project',
+          description:
+            'Enables the environment in the project; every flag of the project gets it, disabled. Records `project-environment-added`.',
+          params: ProjectIdParams,
+          body: ProjectEnvironmentBody,
+          response: { 200: Empty, ...errorResponses(400, 401, 403, 404, 409, 413, 415) },
+        },
+      },
+      async (request, reply) => {
+        await addEnvironmentToProject(deps, request.params.projectId, request.body, actor(request));
+        return reply.code(200).send(null);
+      },
+    );
+
+    app.delete(
+      '/api/admin/projects/:projectId/environments/:environment',
+      {
+        config: { permission: 'UPDATE_PROJECT' },
+        schema: {
+          tags,
+          operationId: 'removeEnvironmentFromProject',
+          summary: 'Remove an environment from a project',
+          description:
+            "Disables the environment in the project and deletes the flags' configuration there. A project keeps at least one environment. Records `project-environment-removed`.",
+          params: ProjectEnvironmentParams,
+          response: { 200: Empty, ...errorResponses(401, 403, 404) },
+        },
+      },
+      async (request, reply) => {
+        const { projectId, environment } = request.params;
+        await removeEnvironmentFromProject(deps, projectId, environment, actor(request));
+        return reply.code(200).send(null);
+      },
+    );
+
+    // Unleash's method is POST; PUT is accepted too, as the same operation.
+    for (const [method, operationId] of [
+      ['POST', 'addDefaultStrategyToProjectEnvironment'],
+      ['PUT', 'updateDefaultStrategyOfProjectEnvironment'],
+    ] as const) {
+      app.route({
+        method,
+        url: '/api/admin/projects/:projectId/environments/:environment/default-strategy',
+        config: { permission: 'UPDATE_PROJECT' },
+        schema: {
+          tags,
+          operationId,
+          summary: 'Set the default strategy of a project environment',
+          description:
+            'The strategy that enabling a flag without strategies adds in this environment. Records `default-strategy-updated`.',
+          params: ProjectEnvironmentParams,
+          body: DefaultStrategySchema,
+          response: { 200: DefaultStrategySchema, ...errorResponses(400, 401, 403, 404, 413, 415) },
+        },
+        handler: async (request) => {
+          const { projectId, environment } = request.params;
+          return updateDefaultStrategy(deps, projectId, environment, request.body, actor(request));
+        },
+      });
+    }
+
+    for (const favorite of [true, false]) {
+      const route = favorite ? app.post.bind(app) : app.delete.bind(app);
+      route(
+        '/api/admin/projects/:projectId/favorites',
+        {
+          config: { permission: 'NONE' },
+          schema: {
+            tags,
+            operationId: favorite ? 'addFavoriteProject' : 'removeFavoriteProject',
+            summary: favorite ? 'Add project to favorites' : 'Remove project from favorites',
+            description: `${favorite ? 'Favorites' : 'Unfavorites'} the project for the calling user (\`${favorite ? 'project-favorited' : 'project-unfavorited'}\`). API tokens are not users: for them this changes nothing.`,
+            params: ProjectIdParams,
+            response: { 200: Empty, ...errorResponses(401, 404) },
+          },
+        },
+        async (request, reply) => {
+          await setFavorite(deps, request.params.projectId, favorite, actor(request));
+          return reply.code(200).send(null);
+        },
+      );
+    }
+  };

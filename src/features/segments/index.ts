@@ -1,0 +1,1 @@
+export { segmentRoutes } from './segments.routes.js';

@@ -1,0 +1,132 @@
+import type { Deps } from '../../deps.js';
+import type { Principal } from '../../platform/http/auth.js';
+import { invalid, nameExists, notFound } from '../../platform/http/errors.js';
+import { appendEvent } from '../events/index.js';
+import { constraintsProblems, storedConstraint } from '../strategies/index.js';
+import type { AdminSegment, SegmentStrategies, UpsertSegmentInput } from './segments.schemas.js';
+import {
+  deleteSegment,
+  findSegment,
+  insertSegment,
+  listSegments,
+  projectExists,
+  type SegmentRow,
+  type SegmentValues,
+  strategiesUsingSegment,
+  updateSegment,
+} from './segments.store.js';
+
+const toSegment = (s: SegmentRow): AdminSegment => ({
+  id: s.id,
+  name: s.name,
+  description: s.description,
+  constraints: s.constraints as AdminSegment['constraints'],
+  usedInFeatures: s.usedInFeatures,
+  usedInProjects: s.usedInProjects,
+  project: s.project,
+  createdBy: s.createdBy,
+  createdAt: new Date(s.createdAt).toISOString(),
+});
+
+/** What events record: the segment's own properties (usage counts change without the segment). */
+const eventData = (s: SegmentRow) => ({
+  id: s.id,
+  name: s.name,
+  description: s.description,
+  project: s.project,
+  constraints: s.constraints,
+  createdBy: s.createdBy,
+  createdAt: new Date(s.createdAt).toISOString(),
+});
+
+const notFoundSegment = (id: number) => notFound(`Could not find segment with id ${id}.`);
+
+/** Checks constraints and the project; returns the values as stored. */
+async function values(db: Deps['database']['db'], input: UpsertSegmentInput): Promise<SegmentValues> {
+  const problems = constraintsProblems(input.constraints, '/body/constraints');
+  if (problems.length > 0) throw invalid(problems[0]?.message ?? 'Invalid constraints', problems);
+  if (input.project && !(await projectExists(db, input.project))) {
+    throw notFound(`Could not find project with id ${input.project}.`);
+  }
+  return {
+    name: input.name,
+    description: input.description || null,
+    project: input.project || null,
+    constraints: input.constraints.map(storedConstraint),
+  };
+}
+
+export async function getSegments(deps: Deps): Promise<{ segments: AdminSegment[] }> {
+  return { segments: (await listSegments(deps.database.db)).map(toSegment) };
+}
+
+export async function getSegment(deps: Deps, id: number): Promise<AdminSegment> {
+  const s = await findSegment(deps.database.db, id);
+  if (!s) throw notFoundSegment(id);
+  return toSegment(s);
+}
+
+export async function createSegment(
+  deps: Deps,
+  input: UpsertSegmentInput,
+  by: Principal,
+): Promise<AdminSegment> {
+  return deps.database.db.transaction().execute(async (tx) => {
+    const id = await insertSegment(tx, await values(tx, input), by.name);
+    if (id === undefined) throw nameExists(`There is already a segment named "${input.name}".`);
+    const created = (await findSegment(tx, id)) as SegmentRow;
+    await appendEvent(tx, {
+      type: 'segment-created',
+      createdBy: by.name,
+      createdByUserId: by.userId,
+      ...(created.project && { project: created.project }),
+      data: eventData(created),
+    });
+    return toSegment(created);
+  });
+}
+
+/** Replaces name, description, project and constraints (a project left out becomes null, as Unleash). */
+export async function replaceSegment(deps: Deps, id: number, input: UpsertSegmentInput, by: Principal) {
+  await deps.database.db.transaction().execute(async (tx) => {
+    const before = await findSegment(tx, id, true);
+    if (!before) throw notFoundSegment(id);
+    await updateSegment(tx, id, await values(tx, input));
+    const after = (await findSegment(tx, id)) as SegmentRow;
+    await appendEvent(tx, {
+      type: 'segment-updated',
+      createdBy: by.name,
+      createdByUserId: by.userId,
+      ...(after.project && { project: after.project }),
+      data: eventData(after),
+      preData: eventData(before),
+    });
+  });
+}
+
+/** Deletes an unused segment; one still used by a strategy is a 409 (remove it from them first). */
+export async function removeSegment(deps: Deps, id: number, by: Principal) {
+  await deps.database.db.transaction().execute(async (tx) => {
+    const before = await findSegment(tx, id, true);
+    if (!before) throw notFoundSegment(id);
+    if (before.usedInFeatures > 0) {
+      throw nameExists(
+        `Segment "${before.name}" is used by strategies of ${before.usedInFeatures} flag(s); remove it from them before deleting it.`,
+      );
+    }
+    await deleteSegment(tx, id);
+    await appendEvent(tx, {
+      type: 'segment-deleted',
+      createdBy: by.name,
+      createdByUserId: by.userId,
+      ...(before.project && { project: before.project }),
+      preData: eventData(before),
+    });
+  });
+}
+
+export async function getSegmentStrategies(deps: Deps, id: number): Promise<SegmentStrategies> {
+  const db = deps.database.db;
+  if (!(await findSegment(db, id))) throw notFoundSegment(id);
+  return { strategies: await strategiesUsingSegment(db, id) };
+}

@@ -1,0 +1,106 @@
+import type { Deps } from '../../deps.js';
+import type { Db } from '../../platform/db/index.js';
+import type { Principal } from '../../platform/http/auth.js';
+import { appendEvent } from '../events/index.js';
+import { addStrategy, type FlagEnvironmentRef, resolveFlagEnvironment } from './strategies.service.js';
+import {
+  enterLiveStages,
+  existingSegmentIds,
+  listStrategies,
+  lockFlagEnvironment,
+  nextSortOrder,
+  setFlagEnvironmentEnabled,
+} from './strategies.store.js';
+import type { StrategyDraft } from './strategy-input.js';
+
+interface DefaultStrategy {
+  name?: string;
+  title?: string | null;
+  disabled?: boolean | null;
+  parameters?: Record<string, string>;
+  constraints?: unknown[];
+  variants?: unknown[];
+  segments?: number[];
+}
+
+/**
+ * What enabling an environment without an enabled strategy adds: the project environment's
+ * default strategy (a blank groupId becomes the flag name), else flexibleRollout 100% with
+ * stickiness `default` and groupId = flag name.
+ */
+async function defaultDraft(
+  tx: Db,
+  flag: string,
+  stored: unknown,
+  sortOrder: number,
+): Promise<StrategyDraft> {
+  const d = (stored && typeof stored === 'object' ? stored : {}) as DefaultStrategy;
+  if (!d.name) {
+    return {
+      name: 'flexibleRollout',
+      title: null,
+      disabled: false,
+      sortOrder,
+      parameters: { rollout: '100', stickiness: 'default', groupId: flag },
+      constraints: [],
+      variants: [],
+      segments: [],
+    };
+  }
+  const parameters = { ...(d.parameters ?? {}) };
+  if ('groupId' in parameters || d.name === 'flexibleRollout') {
+    if (!parameters.groupId?.trim()) parameters.groupId = flag;
+  }
+  const known = await existingSegmentIds(tx, d.segments ?? []);
+  return {
+    name: d.name,
+    title: d.title ?? null,
+    disabled: false,
+    sortOrder,
+    parameters,
+    constraints: d.constraints ?? [],
+    variants: d.variants ?? [],
+    segments: [...known].sort((a, b) => a - b),
+  };
+}
+
+/**
+ * Turns a flag on or off in one environment. On: adds the default strategy when no enabled one
+ * exists and enters the lifecycle stages (see enterLiveStages). An unchanged state records no
+ * enable/disable event.
+ */
+export async function setEnvironmentEnabled(
+  deps: Deps,
+  ref: FlagEnvironmentRef,
+  enabled: boolean,
+  by: Principal,
+): Promise<void> {
+  await deps.database.db.transaction().execute(async (tx) => {
+    const state = await resolveFlagEnvironment(tx, ref, true);
+    const current = await lockFlagEnvironment(tx, ref.featureName, ref.environment);
+    if (enabled) {
+      const strategies = await listStrategies(tx, ref.featureName, ref.environment);
+      if (!strategies.some((s) => !s.disabled)) {
+        const sortOrder = await nextSortOrder(tx, ref.featureName, ref.environment);
+        await addStrategy(
+          tx,
+          ref,
+          await defaultDraft(tx, ref.featureName, state.defaultStrategy, sortOrder),
+          by,
+        );
+      }
+    }
+    if (current.enabled === enabled) return;
+    await setFlagEnvironmentEnabled(tx, ref.featureName, ref.environment, enabled);
+    if (enabled)
+      await enterLiveStages(tx, ref.featureName, state.environmentType === 'production', deps.now());
+    await appendEvent(tx, {
+      type: enabled ? 'feature-environment-enabled' : 'feature-environment-disabled',
+      createdBy: by.name,
+      createdByUserId: by.userId,
+      featureName: ref.featureName,
+      project: ref.projectId,
+      environment: ref.environment,
+    });
+  });
+}

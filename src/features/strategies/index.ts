@@ -1,0 +1,9 @@
+export { normaliseVariantWeights, variantWeightProblems } from '../variants/index.js';
+export {
+  type ConstraintInput,
+  constraintsProblems,
+  OPERATORS,
+  storedConstraint,
+} from './constraints.validate.js';
+export { strategyRoutes } from './strategies.routes.js';
+export { ConstraintBody, ConstraintsBody } from './strategies.schemas.js';

@@ -1,0 +1,183 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import type { Deps } from '../../deps.js';
+import { actor } from '../../platform/http/auth.js';
+import { errorResponses } from '../../platform/http/schemas.js';
+import { setEnvironmentEnabled } from './flag-environments.service.js';
+import {
+  CreateStrategyBody,
+  FlagEnvironmentParams,
+  PatchBody,
+  SortOrderBody,
+  StrategyListSchema,
+  StrategyParams,
+  StrategySchema,
+  UpdateStrategyBody,
+} from './strategies.schemas.js';
+import {
+  createStrategy,
+  getStrategies,
+  getStrategy,
+  patchStrategy,
+  removeStrategy,
+  setStrategySortOrder,
+  updateStrategyById,
+} from './strategies.service.js';
+
+const BASE = '/api/admin/projects/:projectId/features/:featureName/environments/:environment';
+const NoBody = Type.Null({ description: 'No body.' });
+const tags = ['Features'];
+
+export const strategyRoutes =
+  (deps: Deps): FastifyPluginAsyncTypebox =>
+  async (app) => {
+    for (const enabled of [true, false]) {
+      app.post(
+        `${BASE}/${enabled ? 'on' : 'off'}`,
+        {
+          config: { permission: 'UPDATE_FEATURE_ENVIRONMENT' },
+          schema: {
+            tags,
+            operationId: enabled ? 'toggleFeatureEnvironmentOn' : 'toggleFeatureEnvironmentOff',
+            summary: enabled ? 'Enable a feature flag' : 'Disable a feature flag',
+            description: enabled
+              ? 'Turns the flag on in the environment (no body). Without an enabled strategy, adds the project environment default strategy, else flexibleRollout 100% (`feature-strategy-add`); records `feature-environment-enabled` when the state changes.'
+              : 'Turns the flag off in the environment (no body); records `feature-environment-disabled` when the state changes.',
+            params: FlagEnvironmentParams,
+            response: { 200: NoBody, ...errorResponses(400, 401, 403, 404) },
+          },
+        },
+        async (request, reply) => {
+          await setEnvironmentEnabled(deps, request.params, enabled, actor(request));
+          return reply.code(200).send(null);
+        },
+      );
+    }
+
+    app.get(
+      `${BASE}/strategies`,
+      {
+        config: { permission: 'NONE' },
+        schema: {
+          tags,
+          operationId: 'getFeatureStrategies',
+          summary: 'Get feature flag strategies',
+          description: 'The strategies of the flag in the environment, in evaluation order.',
+          params: FlagEnvironmentParams,
+          response: { 200: StrategyListSchema, ...errorResponses(400, 401, 403, 404) },
+        },
+      },
+      async (request) => getStrategies(deps, request.params),
+    );
+
+    app.post(
+      `${BASE}/strategies`,
+      {
+        config: { permission: 'CREATE_FEATURE_STRATEGY' },
+        schema: {
+          tags,
+          operationId: 'addFeatureStrategy',
+          summary: 'Add a strategy to a feature flag',
+          description:
+            'Adds an activation strategy (validated name, parameters, constraints, variants, segments); records `feature-strategy-add`.',
+          params: FlagEnvironmentParams,
+          body: CreateStrategyBody,
+          response: { 200: StrategySchema, ...errorResponses(400, 401, 403, 404, 413, 415) },
+        },
+      },
+      async (request) => createStrategy(deps, request.params, request.body, actor(request)),
+    );
+
+    app.post(
+      `${BASE}/strategies/set-sort-order`,
+      {
+        config: { permission: 'UPDATE_FEATURE_STRATEGY' },
+        schema: {
+          tags,
+          operationId: 'setStrategySortOrder',
+          summary: 'Set strategy sort order',
+          description: 'Sets the sort order of the listed strategies; records `strategy-order-changed`.',
+          params: FlagEnvironmentParams,
+          body: SortOrderBody,
+          response: { 200: NoBody, ...errorResponses(400, 401, 403, 404, 413, 415) },
+        },
+      },
+      async (request, reply) => {
+        await setStrategySortOrder(deps, request.params, request.body, actor(request));
+        return reply.code(200).send(null);
+      },
+    );
+
+    app.get(
+      `${BASE}/strategies/:strategyId`,
+      {
+        config: { permission: 'NONE' },
+        schema: {
+          tags,
+          operationId: 'getFeatureStrategy',
+          summary: 'Get a strategy configuration',
+          description: 'One strategy of the flag in the environment.',
+          params: StrategyParams,
+          response: { 200: StrategySchema, ...errorResponses(400, 401, 403, 404) },
+        },
+      },
+      async (request) => getStrategy(deps, request.params, request.params.strategyId),
+    );
+
+    app.put(
+      `${BASE}/strategies/:strategyId`,
+      {
+        config: { permission: 'UPDATE_FEATURE_STRATEGY' },
+        schema: {
+          tags,
+          operationId: 'updateFeatureStrategy',
+          summary: 'Update a strategy',
+          description:
+            'Changes the properties sent (absent keeps, null clears the title); records `feature-strategy-update`.',
+          params: StrategyParams,
+          body: UpdateStrategyBody,
+          response: { 200: StrategySchema, ...errorResponses(400, 401, 403, 404, 413, 415) },
+        },
+      },
+      async (request) =>
+        updateStrategyById(deps, request.params, request.params.strategyId, request.body, actor(request)),
+    );
+
+    app.patch(
+      `${BASE}/strategies/:strategyId`,
+      {
+        config: { permission: 'UPDATE_FEATURE_STRATEGY' },
+        schema: {
+          tags,
+          operationId: 'patchFeatureStrategy',
+          summary: 'Change specific properties of a strategy',
+          description:
+            'Applies a JSON Patch (RFC 6902) to the strategy; the result is validated like an update. Records `feature-strategy-update`.',
+          params: StrategyParams,
+          body: PatchBody,
+          response: { 200: StrategySchema, ...errorResponses(400, 401, 403, 404, 413, 415) },
+        },
+      },
+      async (request) =>
+        patchStrategy(deps, request.params, request.params.strategyId, request.body, actor(request)),
+    );
+
+    app.delete(
+      `${BASE}/strategies/:strategyId`,
+      {
+        config: { permission: 'DELETE_FEATURE_STRATEGY' },
+        schema: {
+          tags,
+          operationId: 'deleteFeatureStrategy',
+          summary: 'Delete a strategy from a feature flag',
+          description: 'Removes the strategy and its segment links; records `feature-strategy-remove`.',
+          params: StrategyParams,
+          response: { 200: NoBody, ...errorResponses(400, 401, 403, 404) },
+        },
+      },
+      async (request, reply) => {
+        await removeStrategy(deps, request.params, request.params.strategyId, actor(request));
+        return reply.code(200).send(null);
+      },
+    );
+  };

@@ -1,0 +1,243 @@
+import { type Kysely, sql } from 'kysely';
+import type { DB } from '../../platform/db/schema.js';
+
+export interface FlagEnvironmentState {
+  project: string;
+  archived: boolean;
+  /** The environment's type, when the environment exists and is enabled for the flag's project. */
+  environmentType: string | null;
+  /** The project's default strategy for this environment (jsonb as stored). */
+  defaultStrategy: unknown;
+  defaultStickiness: string;
+}
+
+/** The flag, its project settings and the environment as the project has it, in one query. */
+export async function findFlagEnvironment(
+  db: Kysely<DB>,
+  flag: string,
+  environment: string,
+): Promise<FlagEnvironmentState | undefined> {
+  const row = await db
+    .selectFrom('features as f')
+    .innerJoin('projects as p', 'p.id', 'f.project')
+    .leftJoin('project_environments as pe', (j) =>
+      j.onRef('pe.project_id', '=', 'f.project').on('pe.environment_name', '=', environment),
+    )
+    .leftJoin('environments as e', 'e.name', 'pe.environment_name')
+    .select(['f.project', 'f.archived_at', 'e.type', 'pe.default_strategy', 'p.default_stickiness'])
+    .where('f.name', '=', flag)
+    .executeTakeFirst();
+  return (
+    row && {
+      project: row.project,
+      archived: row.archived_at !== null,
+      environmentType: row.type,
+      defaultStrategy: row.default_strategy,
+      defaultStickiness: row.default_stickiness,
+    }
+  );
+}
+
+/**
+ * Locks the flag's environment row (creating it if the environment was added to the project after
+ * the flag), so that concurrent changes to one flag environment run one after the other.
+ */
+export async function lockFlagEnvironment(db: Kysely<DB>, flag: string, environment: string) {
+  await db
+    .insertInto('feature_environments')
+    .values({ feature_name: flag, environment })
+    .onConflict((oc) => oc.columns(['feature_name', 'environment']).doNothing())
+    .execute();
+  return db
+    .selectFrom('feature_environments')
+    .select('enabled')
+    .where('feature_name', '=', flag)
+    .where('environment', '=', environment)
+    .forUpdate()
+    .executeTakeFirstOrThrow();
+}
+
+export async function setFlagEnvironmentEnabled(
+  db: Kysely<DB>,
+  flag: string,
+  environment: string,
+  enabled: boolean,
+) {
+  await db
+    .updateTable('feature_environments')
+    .set({ enabled })
+    .where('feature_name', '=', flag)
+    .where('environment', '=', environment)
+    .execute();
+}
+
+export interface StrategyRow {
+  id: string;
+  featureName: string;
+  environment: string;
+  name: string;
+  title: string | null;
+  disabled: boolean;
+  sortOrder: number;
+  parameters: Record<string, string>;
+  constraints: unknown[];
+  variants: unknown[];
+  segments: number[];
+}
+
+function strategyQuery(db: Kysely<DB>) {
+  return db
+    .selectFrom('feature_strategies as s')
+    .select([
+      's.id',
+      's.feature_name',
+      's.environment',
+      's.strategy_name',
+      's.title',
+      's.disabled',
+      's.sort_order',
+      's.parameters',
+      's.constraints',
+      's.variants',
+    ])
+    .select(
+      sql<number[]>`coalesce((SELECT array_agg(segment_id ORDER BY segment_id)
+        FROM feature_strategy_segment WHERE feature_strategy_id = s.id), '{}')`.as('segments'),
+    );
+}
+
+type RawStrategy = Awaited<ReturnType<ReturnType<typeof strategyQuery>['executeTakeFirstOrThrow']>>;
+
+const toStrategyRow = (r: RawStrategy): StrategyRow => ({
+  id: r.id,
+  featureName: r.feature_name,
+  environment: r.environment,
+  name: r.strategy_name,
+  title: r.title,
+  disabled: r.disabled,
+  sortOrder: r.sort_order,
+  parameters: r.parameters,
+  constraints: r.constraints,
+  variants: r.variants,
+  segments: r.segments.map(Number),
+});
+
+/** The strategies of a flag environment in evaluation order (sort order, then creation). */
+export async function listStrategies(db: Kysely<DB>, flag: string, environment: string) {
+  const rows = await strategyQuery(db)
+    .where('s.feature_name', '=', flag)
+    .where('s.environment', '=', environment)
+    .orderBy('s.sort_order')
+    .orderBy('s.created_at')
+    .orderBy('s.id')
+    .execute();
+  return rows.map(toStrategyRow);
+}
+
+/** One strategy of the given flag environment; locked when `lock` (for updates). */
+export async function findStrategy(
+  db: Kysely<DB>,
+  id: string,
+  flag: string,
+  environment: string,
+): Promise<StrategyRow | undefined> {
+  const row = await strategyQuery(db)
+    .where('s.id', '=', id)
+    .where('s.feature_name', '=', flag)
+    .where('s.environment', '=', environment)
+    .executeTakeFirst();
+  return row && toStrategyRow(row);
+}
+
+/** Whether a strategy type of that name is defined (built in or custom). */
+export async function strategyTypeExists(db: Kysely<DB>, name: string): Promise<boolean> {
+  const { rows } = await sql<{ n: number }>`SELECT 1 AS n FROM strategies WHERE name = ${name}`.execute(db);
+  return rows.length > 0;
+}
+
+/** Which of the given segment ids exist. */
+export async function existingSegmentIds(db: Kysely<DB>, ids: number[]): Promise<Set<number>> {
+  if (ids.length === 0) return new Set();
+  const rows = await db.selectFrom('segments').select('id').where('id', 'in', ids).execute();
+  return new Set(rows.map((r) => r.id));
+}
+
+export async function nextSortOrder(db: Kysely<DB>, flag: string, environment: string): Promise<number> {
+  const row = await db
+    .selectFrom('feature_strategies')
+    .select(sql<number>`coalesce(max(sort_order) + 1, 0)`.as('next'))
+    .where('feature_name', '=', flag)
+    .where('environment', '=', environment)
+    .executeTakeFirstOrThrow();
+  return Number(row.next);
+}
+
+export type StrategyValues = Omit<StrategyRow, 'segments'>;
+
+export async function insertStrategy(db: Kysely<DB>, s: StrategyValues, userId: number) {
+  await db
+    .insertInto('feature_strategies')
+    .values({
+      id: s.id,
+      feature_name: s.featureName,
+      environment: s.environment,
+      strategy_name: s.name,
+      title: s.title,
+      disabled: s.disabled,
+      sort_order: s.sortOrder,
+      parameters: JSON.stringify(s.parameters),
+      constraints: JSON.stringify(s.constraints),
+      variants: JSON.stringify(s.variants),
+      created_by_user_id: userId,
+    })
+    .execute();
+}
+
+export async function updateStrategy(db: Kysely<DB>, s: StrategyValues) {
+  await db
+    .updateTable('feature_strategies')
+    .set({
+      strategy_name: s.name,
+      title: s.title,
+      disabled: s.disabled,
+      sort_order: s.sortOrder,
+      parameters: JSON.stringify(s.parameters),
+      constraints: JSON.stringify(s.constraints),
+      variants: JSON.stringify(s.variants),
+    })
+    .where('id', '=', s.id)
+    .execute();
+}
+
+/** Makes the strategy's segment links exactly `ids`. */
+export async function setStrategySegments(db: Kysely<DB>, id: string, ids: number[]) {
+  await db.deleteFrom('feature_strategy_segment').where('feature_strategy_id', '=', id).execute();
+  if (ids.length === 0) return;
+  await db
+    .insertInto('feature_strategy_segment')
+    .values(ids.map((segment_id) => ({ feature_strategy_id: id, segment_id })))
+    .execute();
+}
+
+export async function deleteStrategy(db: Kysely<DB>, id: string) {
+  await db.deleteFrom('feature_strategies').where('id', '=', id).execute();
+}
+
+export async function setSortOrder(db: Kysely<DB>, id: string, sortOrder: number) {
+  await db.updateTable('feature_strategies').set({ sort_order: sortOrder }).where('id', '=', id).execute();
+}
+
+/**
+ * Enters lifecycle stages on enabling: `pre-live` for any environment, also `live` for a
+ * production-type one. A stage is entered only once and never while the flag is at a later stage.
+ */
+export async function enterLiveStages(db: Kysely<DB>, flag: string, production: boolean, at: Date) {
+  const stages = production ? (['pre-live', 'live'] as const) : (['pre-live'] as const);
+  for (const stage of stages) {
+    const later = stage === 'pre-live' ? ['live', 'completed', 'archived'] : ['completed', 'archived'];
+    await sql`INSERT INTO feature_lifecycles (feature_name, stage, created_at)
+      SELECT ${flag}, ${stage}, ${at} WHERE NOT EXISTS (
+        SELECT 1 FROM feature_lifecycles WHERE feature_name = ${flag} AND stage = ANY(${later}::text[]))
+      ON CONFLICT (feature_name, stage) DO NOTHING`.execute(db);
+  }
+}

@@ -1,0 +1,210 @@
+import { Value } from 'typebox/value';
+import type { Deps } from '../../deps.js';
+import type { Db } from '../../platform/db/index.js';
+import type { Principal } from '../../platform/http/auth.js';
+import { type ErrorDetail, invalid, notFound } from '../../platform/http/errors.js';
+import { applyJsonPatch, PatchError, type PatchOperation } from '../../platform/json-patch.js';
+import { appendEvent } from '../events/index.js';
+import {
+  type FeatureVariants,
+  type PatchBodyType,
+  type StoredVariant,
+  type VariantInputType,
+  VariantsBody,
+} from './variants.schemas.js';
+import {
+  type FlagEnvironmentVariants,
+  listFlagEnvironmentVariants,
+  lockFlagProject,
+  saveVariants,
+} from './variants.store.js';
+import { fixVariantWeights } from './weights.js';
+
+/**
+ * Checks what JSON Schema cannot (unique names, json payloads that parse), keeps only the known
+ * fields with their defaults (weightType `variable`, stickiness `default`), then normalises the
+ * weights (§9.4). `path` prefixes the field paths of errors.
+ */
+export function prepareVariants(input: VariantInputType[], path = '/body'): StoredVariant[] {
+  const details: ErrorDetail[] = [];
+  const seen = new Set<string>();
+  input.forEach((v, i) => {
+    if (seen.has(v.name))
+      details.push({
+        path: `${path}/${i}/name`,
+        message: `Variant names must be unique; "${v.name}" appears twice.`,
+      });
+    seen.add(v.name);
+    if (v.payload?.type === 'json') {
+      try {
+        JSON.parse(v.payload.value);
+      } catch {
+        details.push({ path: `${path}/${i}/payload/value`, message: 'A json payload must be valid JSON.' });
+      }
+    }
+  });
+  if (details.length > 0) throw invalid(details[0]?.message as string, details);
+  const clean = input.map((v) => ({
+    name: v.name,
+    weight: v.weight,
+    weightType: v.weightType ?? 'variable',
+    stickiness: v.stickiness ?? 'default',
+    ...(v.payload && { payload: { type: v.payload.type, value: v.payload.value } }),
+    ...(v.overrides && {
+      overrides: v.overrides.map((o) => ({ contextName: o.contextName, values: o.values })),
+    }),
+  }));
+  return fixVariantWeights(clean, path);
+}
+
+/** Applies the patch, then validates the resulting list as a PUT body would be. */
+function patchVariants(current: StoredVariant[], patch: PatchBodyType): StoredVariant[] {
+  let result: unknown;
+  try {
+    result = applyJsonPatch(current, patch as PatchOperation[]);
+  } catch (error) {
+    if (error instanceof PatchError) {
+      throw invalid(error.message, [{ path: `/body/${error.index}`, message: error.message }]);
+    }
+    throw error;
+  }
+  const errors = [...Value.Errors(VariantsBody, result)];
+  if (errors.length > 0) {
+    const details = errors.map((e) => ({
+      path: `/body${e.instancePath}`,
+      message: `After the patch, the variant list at "${e.instancePath || '/'}" ${e.message}.`,
+    }));
+    throw invalid('The patched variants are invalid.', details);
+  }
+  return prepareVariants(result as VariantInputType[], '/body');
+}
+
+async function loadFlag(tx: Db, projectId: string, name: string): Promise<FlagEnvironmentVariants[]> {
+  const project = await lockFlagProject(tx, name);
+  if (project !== projectId) {
+    throw notFound(`There's no feature named "${name}" in project "${projectId}".`);
+  }
+  return listFlagEnvironmentVariants(tx, name, projectId);
+}
+
+function pick(envs: FlagEnvironmentVariants[], name: string, environment: string): FlagEnvironmentVariants {
+  const env = envs.find((e) => e.environment === environment);
+  if (!env)
+    throw notFound(
+      `The flag "${name}" has no environment "${environment}" (unknown, or not enabled in its project).`,
+    );
+  return env;
+}
+
+const response = (variants: StoredVariant[]): FeatureVariants => ({ version: 1, variants });
+
+interface Target {
+  projectId: string;
+  featureName: string;
+}
+
+export async function getEnvironmentVariants(deps: Deps, t: Target, environment: string) {
+  const envs = await loadFlag(deps.database.db, t.projectId, t.featureName);
+  return response(pick(envs, t.featureName, environment).variants);
+}
+
+/** Replaces (PUT) or patches (PATCH) the variants of one flag environment. */
+export async function changeEnvironmentVariants(
+  deps: Deps,
+  t: Target,
+  environment: string,
+  change: { replace: VariantInputType[] } | { patch: PatchBodyType },
+  by: Principal,
+) {
+  return deps.database.db.transaction().execute(async (tx) => {
+    const env = pick(await loadFlag(tx, t.projectId, t.featureName), t.featureName, environment);
+    const next =
+      'replace' in change ? prepareVariants(change.replace) : patchVariants(env.variants, change.patch);
+    await writeEnvironments(tx, t, [env], next, by);
+    return response(next);
+  });
+}
+
+/** One `feature-environment-variants-updated` per environment, as Unleash records it. */
+async function writeEnvironments(
+  tx: Db,
+  t: Target,
+  envs: FlagEnvironmentVariants[],
+  next: StoredVariant[],
+  by: Principal,
+) {
+  await saveVariants(
+    tx,
+    t.featureName,
+    envs.map((e) => e.environment),
+    next,
+  );
+  for (const env of envs) {
+    await appendEvent(tx, {
+      type: 'feature-environment-variants-updated',
+      createdBy: by.name,
+      createdByUserId: by.userId,
+      featureName: t.featureName,
+      project: t.projectId,
+      environment: env.environment,
+      data: { variants: next },
+      preData: { variants: env.variants },
+    });
+  }
+}
+
+/** `variants-batch`: the same variants into each listed environment of the flag. */
+export async function pushVariants(
+  deps: Deps,
+  t: Target,
+  input: { variants?: VariantInputType[]; environments?: string[] },
+  by: Principal,
+) {
+  const next = prepareVariants(input.variants ?? [], '/body/variants');
+  return deps.database.db.transaction().execute(async (tx) => {
+    const envs = await loadFlag(tx, t.projectId, t.featureName);
+    const targets = [...new Set(input.environments ?? [])].map((e) => pick(envs, t.featureName, e));
+    await writeEnvironments(tx, t, targets, next, by);
+    return response(next);
+  });
+}
+
+/** Deprecated flag-level variants: read from the first environment of the flag. */
+export async function getFlagVariants(deps: Deps, t: Target) {
+  const envs = await loadFlag(deps.database.db, t.projectId, t.featureName);
+  return response(envs[0]?.variants ?? []);
+}
+
+/**
+ * Deprecated flag-level PUT/PATCH: the result is written to every environment of the flag (as
+ * Unleash does) and recorded once as `feature-variants-updated`. A patch applies to the variants of
+ * the first environment, which is what the flag-level GET shows.
+ */
+export async function changeFlagVariants(
+  deps: Deps,
+  t: Target,
+  change: { replace: VariantInputType[] } | { patch: PatchBodyType },
+  by: Principal,
+) {
+  return deps.database.db.transaction().execute(async (tx) => {
+    const envs = await loadFlag(tx, t.projectId, t.featureName);
+    const before = envs[0]?.variants ?? [];
+    const next = 'replace' in change ? prepareVariants(change.replace) : patchVariants(before, change.patch);
+    await saveVariants(
+      tx,
+      t.featureName,
+      envs.map((e) => e.environment),
+      next,
+    );
+    await appendEvent(tx, {
+      type: 'feature-variants-updated',
+      createdBy: by.name,
+      createdByUserId: by.userId,
+      featureName: t.featureName,
+      project: t.projectId,
+      data: { variants: next },
+      preData: { variants: before },
+    });
+    return response(next);
+  });
+}

@@ -1,0 +1,54 @@
+import type { Kysely } from 'kysely';
+import type { DB } from '../../platform/db/schema.js';
+import type { StoredVariant } from './variants.schemas.js';
+
+/** The flag's project, its row locked so concurrent variant edits of one flag run one after the other. */
+export async function lockFlagProject(db: Kysely<DB>, name: string): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('features')
+    .select('project')
+    .where('name', '=', name)
+    .forUpdate()
+    .executeTakeFirst();
+  return row?.project;
+}
+
+export interface FlagEnvironmentVariants {
+  environment: string;
+  variants: StoredVariant[];
+}
+
+/** The flag's environments that its project has enabled, in environment sort order. */
+export async function listFlagEnvironmentVariants(
+  db: Kysely<DB>,
+  name: string,
+  project: string,
+): Promise<FlagEnvironmentVariants[]> {
+  const rows = await db
+    .selectFrom('feature_environments as fe')
+    .innerJoin('environments as e', 'e.name', 'fe.environment')
+    .innerJoin('project_environments as pe', (join) =>
+      join.onRef('pe.environment_name', '=', 'fe.environment').on('pe.project_id', '=', project),
+    )
+    .select(['fe.environment', 'fe.variants'])
+    .where('fe.feature_name', '=', name)
+    .orderBy('e.sort_order')
+    .orderBy('e.name')
+    .execute();
+  return rows.map((r) => ({ environment: r.environment, variants: r.variants as StoredVariant[] }));
+}
+
+export async function saveVariants(
+  db: Kysely<DB>,
+  name: string,
+  environments: string[],
+  variants: StoredVariant[],
+): Promise<void> {
+  if (environments.length === 0) return;
+  await db
+    .updateTable('feature_environments')
+    .set({ variants: JSON.stringify(variants) })
+    .where('feature_name', '=', name)
+    .where('environment', 'in', environments)
+    .execute();
+}
