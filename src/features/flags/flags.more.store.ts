@@ -133,10 +133,7 @@ export async function strategiesToCopy(db: Kysely<DB>, from: string, to: string)
       's.constraints',
       's.variants',
     ])
-    .select(
-      sql<number[]>`coalesce((SELECT array_agg(segment_id ORDER BY segment_id)
-        FROM feature_strategy_segment WHERE feature_strategy_id = s.id), '{}')`.as('segments'),
-    )
+    .select(sql<number[]>`strategy_segment_ids(s.id)`.as('segments'))
     .where('s.feature_name', '=', from)
     .orderBy('s.environment')
     .orderBy('s.sort_order')

@@ -28,6 +28,33 @@ export const FlagParams = Type.Object({
   featureName: Type.String({ maxLength: 100, description: 'The flag name.', examples: ['new-checkout'] }),
 });
 
+/** The path of anything under one flag environment (strategies, variants, on/off). */
+export const FlagEnvironmentParams = Type.Object({
+  projectId: Type.String({ maxLength: 100, description: 'The project id.', examples: ['default'] }),
+  featureName: Type.String({ maxLength: 100, description: 'The flag name.', examples: ['new-checkout'] }),
+  environment: Type.String({
+    maxLength: 100,
+    description: 'The environment name.',
+    examples: ['development'],
+  }),
+});
+
+/** A variant payload as clients send it (strategy and flag variants alike). */
+export const PayloadBody = Type.Object(
+  {
+    type: Type.Enum(['json', 'csv', 'string', 'number'], {
+      description: 'Payload type.',
+      examples: ['string'],
+    }),
+    value: Type.String({
+      maxLength: 100_000,
+      description: 'The payload, stringified; a json payload must parse.',
+      examples: ['blue'],
+    }),
+  },
+  { description: 'Data delivered with the variant.' },
+);
+
 export const CreateFlagBody = Type.Object(
   {
     name: FlagName,

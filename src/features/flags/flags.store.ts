@@ -254,10 +254,7 @@ export function flagViewQuery(db: Kysely<DB>) {
                   's.constraints',
                   's.variants',
                 ])
-                .select(
-                  sql<number[]>`coalesce((SELECT array_agg(segment_id ORDER BY segment_id)
-                    FROM feature_strategy_segment WHERE feature_strategy_id = s.id), '{}')`.as('segments'),
-                )
+                .select(sql<number[]>`strategy_segment_ids(s.id)`.as('segments'))
                 .whereRef('s.feature_name', '=', 'fe.feature_name')
                 .whereRef('s.environment', '=', 'fe.environment')
                 .orderBy('s.sort_order')

@@ -3,9 +3,11 @@ export { flagRoutes } from './flags.routes.js';
 export {
   ConstraintSchema,
   FLAG_NAME_PATTERN,
+  FlagEnvironmentParams,
   FlagParams,
   FlagSchema,
   FlagVariantSchema,
+  PayloadBody,
   ProjectParams,
   StrategySchema,
   StrategyVariantSchema,

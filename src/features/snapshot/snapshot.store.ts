@@ -98,10 +98,7 @@ export async function loadConfiguration(db: Kysely<DB>): Promise<ConfigurationRo
           's.constraints',
           's.variants',
         ])
-        .select(
-          sql<number[]>`coalesce((SELECT array_agg(segment_id ORDER BY segment_id)
-            FROM feature_strategy_segment WHERE feature_strategy_id = s.id), '{}')`.as('segments'),
-        )
+        .select(sql<number[]>`strategy_segment_ids(s.id)`.as('segments'))
         .where('f.archived_at', 'is', null)
         // The client API order: sort order, then id (evaluation.md §1).
         .orderBy('s.sort_order')

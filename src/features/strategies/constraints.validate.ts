@@ -1,38 +1,16 @@
 import { Address4, Address6 } from 'ip-address';
 import semver from 'semver';
+import { OPERATORS, type Operator } from '../../evaluation/index.js';
 import type { ErrorDetail } from '../../platform/http/errors.js';
 import { compileUserPattern } from '../../platform/regex.js';
 
-/** Operators that read the `values` list. */
-export const MULTI_VALUE_OPERATORS = [
-  'IN',
-  'NOT_IN',
-  'STR_STARTS_WITH',
-  'STR_ENDS_WITH',
-  'STR_CONTAINS',
-  'IN_CIDR',
-] as const;
-
-/** Operators that read the single `value`. */
-export const SINGLE_VALUE_OPERATORS = [
-  'NUM_EQ',
-  'NUM_GT',
-  'NUM_GTE',
-  'NUM_LT',
-  'NUM_LTE',
-  'DATE_AFTER',
-  'DATE_BEFORE',
-  'SEMVER_EQ',
-  'SEMVER_GT',
-  'SEMVER_LT',
-  'SEMVER_GTE',
-  'SEMVER_LTE',
-  'REGEX',
-] as const;
-
 /** The 19 operators the admin API accepts (evaluation.md, contract rule 6); any other is a 400. */
-export const OPERATORS = [...MULTI_VALUE_OPERATORS, ...SINGLE_VALUE_OPERATORS] as const;
-export type Operator = (typeof OPERATORS)[number];
+export { OPERATORS, type Operator };
+
+/** Operators that read the single `value` (numbers, dates, versions, a pattern); the rest read `values`. */
+const isSingleValue = (operator: Operator) => /^(NUM_|DATE_|SEMVER_)|^REGEX$/.test(operator);
+export const SINGLE_VALUE_OPERATORS = OPERATORS.filter(isSingleValue);
+export const MULTI_VALUE_OPERATORS = OPERATORS.filter((o) => !isSingleValue(o));
 
 export interface ConstraintInput {
   contextName: string;

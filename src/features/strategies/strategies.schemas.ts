@@ -1,30 +1,14 @@
 import { type Static, Type } from 'typebox';
 import { Nullable } from '../../platform/http/schemas.js';
-import { StrategySchema } from '../flags/index.js';
+import { FlagEnvironmentParams, PayloadBody, StrategySchema } from '../flags/index.js';
 import { OPERATORS } from './constraints.validate.js';
 
-export { StrategySchema };
+export { FlagEnvironmentParams, StrategySchema };
 
 const MAX_INT = 2_147_483_647;
 
-export const FlagEnvironmentParams = Type.Object({
-  projectId: Type.String({ maxLength: 100, description: 'The project id.', examples: ['default'] }),
-  featureName: Type.String({ maxLength: 100, description: 'The flag name.', examples: ['new-checkout'] }),
-  environment: Type.String({
-    maxLength: 100,
-    description: 'The environment name.',
-    examples: ['development'],
-  }),
-});
-
 export const StrategyParams = Type.Object({
-  projectId: Type.String({ maxLength: 100, description: 'The project id.', examples: ['default'] }),
-  featureName: Type.String({ maxLength: 100, description: 'The flag name.', examples: ['new-checkout'] }),
-  environment: Type.String({
-    maxLength: 100,
-    description: 'The environment name.',
-    examples: ['development'],
-  }),
+  ...FlagEnvironmentParams.properties,
   strategyId: Type.String({
     maxLength: 100,
     description: 'The strategy id (a UUID).',
@@ -91,22 +75,7 @@ export const StrategyVariantBody = Type.Object(
       description: 'Context field for stable assignment.',
       examples: ['default'],
     }),
-    payload: Type.Optional(
-      Type.Object(
-        {
-          type: Type.Enum(['json', 'csv', 'string', 'number'], {
-            description: 'Payload type.',
-            examples: ['string'],
-          }),
-          value: Type.String({
-            maxLength: 100_000,
-            description: 'The payload, stringified.',
-            examples: ['blue'],
-          }),
-        },
-        { description: 'Data delivered with the variant.' },
-      ),
-    ),
+    payload: Type.Optional(PayloadBody),
   },
   { description: 'A strategy variant.' },
 );

@@ -100,10 +100,7 @@ function strategyQuery(db: Kysely<DB>) {
       's.constraints',
       's.variants',
     ])
-    .select(
-      sql<number[]>`coalesce((SELECT array_agg(segment_id ORDER BY segment_id)
-        FROM feature_strategy_segment WHERE feature_strategy_id = s.id), '{}')`.as('segments'),
-    );
+    .select(sql<number[]>`strategy_segment_ids(s.id)`.as('segments'));
 }
 
 type RawStrategy = Awaited<ReturnType<ReturnType<typeof strategyQuery>['executeTakeFirstOrThrow']>>;

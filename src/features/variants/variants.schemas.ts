@@ -1,17 +1,7 @@
 import { type Static, Type } from 'typebox';
-import { FlagParams, FlagVariantSchema } from '../flags/index.js';
+import { FlagEnvironmentParams, FlagParams, FlagVariantSchema, PayloadBody } from '../flags/index.js';
 
-export { FlagParams };
-
-export const FlagEnvironmentParams = Type.Object({
-  projectId: Type.String({ maxLength: 100, description: 'The project id.', examples: ['default'] }),
-  featureName: Type.String({ maxLength: 100, description: 'The flag name.', examples: ['new-checkout'] }),
-  environment: Type.String({
-    maxLength: 100,
-    description: 'The environment name.',
-    examples: ['production'],
-  }),
-});
+export { FlagEnvironmentParams, FlagParams };
 
 /** One variant as a client sends it; unknown keys are ignored (and not stored). */
 export const VariantInput = Type.Object(
@@ -42,21 +32,7 @@ export const VariantInput = Type.Object(
         examples: ['default'],
       }),
     ),
-    payload: Type.Optional(
-      Type.Object(
-        {
-          type: Type.Enum(['json', 'csv', 'string', 'number'], {
-            description: 'Payload type.',
-            examples: ['string'],
-          }),
-          value: Type.String({
-            description: 'The payload, stringified; a json payload must parse.',
-            examples: ['blue'],
-          }),
-        },
-        { description: 'Data delivered with the variant.' },
-      ),
-    ),
+    payload: Type.Optional(PayloadBody),
     overrides: Type.Optional(
       Type.Array(
         Type.Object({
