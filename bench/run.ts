@@ -6,11 +6,16 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { type DatasetSize, loadDataset } from './lib/dataset.js';
 import { type BenchDatabase, createDatabase } from './lib/db.js';
+import type { LoadFigures } from './lib/measure.js';
 import { type EngineResults, printTable, type Row, writeResults } from './lib/report.js';
 import * as scenario from './lib/scenarios.js';
 import { rssMb, startService, stopAll, stopChild } from './lib/service.js';
+import * as serving from './lib/serving.js';
 
-const ALL = ['create', 'get', 'events', 'startup', 'rss'] as const;
+const DEFAULT = ['create', 'get', 'events', 'startup', 'rss'] as const;
+/** Evaluation serving (advanced playground, client API): written to their own RESULTS.md section. */
+const SERVING = ['playground', 'client'] as const;
+const ALL = [...DEFAULT, ...SERVING] as const;
 type Scenario = (typeof ALL)[number];
 
 const { values } = parseArgs({
@@ -22,10 +27,11 @@ const { values } = parseArgs({
     segments: { type: 'string', default: '50' },
     tags: { type: 'string', default: '100' },
     events: { type: 'string', default: '1000000' },
-    scenarios: { type: 'string', default: ALL.join(',') },
+    scenarios: { type: 'string', default: DEFAULT.join(',') },
     connections: { type: 'string', default: '10' },
     duration: { type: 'string', default: '10' },
     restarts: { type: 'string', default: '5' },
+    'playground-runs': { type: 'string', default: '5' },
     results: { type: 'string', default: fileURLToPath(new URL('RESULTS.md', import.meta.url)) },
     'no-write': { type: 'boolean', default: false },
   },
@@ -55,7 +61,7 @@ const connections = int('connections', 1);
 const durationS = int('duration', 1);
 const log = (m: string) => console.log(m);
 
-async function main(db: BenchDatabase): Promise<EngineResults> {
+async function main(db: BenchDatabase): Promise<{ results: EngineResults; serving: EngineResults }> {
   const notes: string[] = [];
   log(`Engine ${engine}: ${db.describe}`);
   const first = await startService(db.target);
@@ -82,10 +88,41 @@ async function main(db: BenchDatabase): Promise<EngineResults> {
     rows.push(...(await scenario.idleRss({ db } as scenario.Context)));
   }
   const load_ = scenarios.filter((s) => s === 'create' || s === 'get' || s === 'events');
+  const serve = scenarios.filter((s): s is (typeof SERVING)[number] =>
+    (SERVING as readonly string[]).includes(s),
+  );
+  let bare: LoadFigures | undefined;
+  const bareFigures = async () => {
+    if (!bare) {
+      log(`Baseline: bare Fastify GET, ${connections} connections, ${durationS} s…`);
+      bare = await scenario.measureBare(connections, durationS);
+    }
+    return bare;
+  };
+  const servingRows: Row[] = [];
+  // Before the create scenario: the flags it adds would change the evaluated set.
+  if (serve.length > 0) {
+    const sctx: serving.ServingContext = {
+      db,
+      connections,
+      durationS,
+      flags: size.flags,
+      bare: serve.includes('client') ? await bareFigures() : ({} as LoadFigures),
+      playgroundRuns: int('playground-runs', 1),
+      log,
+    };
+    if (serve.includes('playground')) {
+      log('Scenario playground…');
+      servingRows.push(...(await serving.playground(sctx)));
+    }
+    if (serve.includes('client')) {
+      log('Scenario client…');
+      servingRows.push(...(await serving.clientFeatures(sctx)));
+    }
+  }
   if (load_.length > 0) {
-    log(`Baseline: bare Fastify GET, ${connections} connections, ${durationS} s…`);
-    const bare = await scenario.measureBare(connections, durationS);
-    const bare1 = load_.includes('create') ? await scenario.measureBare(1, durationS) : bare;
+    const bareN = await bareFigures();
+    const bare1 = load_.includes('create') ? await scenario.measureBare(1, durationS) : bareN;
     const service = await startService(db.target);
     const ctx: scenario.Context = {
       db,
@@ -96,7 +133,7 @@ async function main(db: BenchDatabase): Promise<EngineResults> {
       events: size.events,
       restarts: 0,
       service,
-      bare,
+      bare: bareN,
       bare1,
       log,
     };
@@ -116,16 +153,22 @@ async function main(db: BenchDatabase): Promise<EngineResults> {
       await stopChild(service);
     }
   }
-  return {
+  const base = {
     engine,
     date: new Date().toISOString().replace('T', ' ').slice(0, 16),
     args: process.argv.slice(2).join(' '),
     dataset: `${size.projects} projects × 2 environments, ${size.flags} flags (${size.strategiesPerEnv} strategies per environment with 2 constraints and 2 variants each, flag variants, a segment on every first strategy), ${size.segments} segments, ${size.tags} tags (2 per flag), ${size.events} events`,
-    rows,
-    notes: [
-      `Load runs: autocannon in the runner process, ${connections} connections, ${durationS} s after a 2 s warm-up; the service and the load generator share the machine's cores.`,
-      ...notes,
-    ],
+  };
+  const loadNote = `Load runs: autocannon in the runner process, ${connections} connections, ${durationS} s after a 2 s warm-up; the service and the load generator share the machine's cores.`;
+  return {
+    results: { ...base, rows, notes: [loadNote, ...notes] },
+    serving: {
+      ...base,
+      section: `${engine}-serving`,
+      title: `${engine === 'postgres' ? 'PostgreSQL' : 'PGlite'}: evaluation serving (advanced playground, client API)`,
+      rows: servingRows,
+      notes: [loadNote, ...notes],
+    },
   };
 }
 
@@ -137,12 +180,15 @@ const cleanup = async () => {
 process.on('SIGINT', () => void cleanup().finally(() => process.exit(130)));
 try {
   db = await createDatabase(engine);
-  const results = await main(db);
-  console.log('');
-  printTable(results.rows);
-  if (!values['no-write']) {
-    writeResults(String(values.results), results);
-    console.log(`\nWritten to ${values.results}`);
+  const { results, serving: served } = await main(db);
+  // Each section is rewritten only by a run that produced rows for it.
+  for (const r of [results, served].filter((x) => x.rows.length > 0)) {
+    console.log('');
+    printTable(r.rows);
+    if (!values['no-write']) {
+      writeResults(String(values.results), r);
+      console.log(`\nWritten to ${values.results} (section ${r.section ?? r.engine})`);
+    }
   }
 } catch (error) {
   console.error(error);

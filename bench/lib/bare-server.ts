@@ -8,6 +8,17 @@ import Fastify from 'fastify';
 const started = performance.now();
 const app = Fastify({ logger: false });
 app.get('/bare', async () => ({ hello: 'world', ok: true }));
+// A pre-serialised JSON body of N bytes, sent as is: what moving a payload of that size costs.
+const blobs = new Map<number, string>();
+app.get<{ Params: { bytes: string } }>('/bare/blob/:bytes', async (request, reply) => {
+  const bytes = Math.min(Number(request.params.bytes) || 0, 512 * 1024 * 1024);
+  let body = blobs.get(bytes);
+  if (body === undefined) {
+    body = `{"pad":"${'x'.repeat(Math.max(0, bytes - 10))}"}`;
+    blobs.set(bytes, body);
+  }
+  return reply.type('application/json; charset=utf-8').send(body);
+});
 const port = Number(process.env.PORT ?? 0);
 await app.listen({ port, host: '127.0.0.1' });
 const ms = Math.round(performance.now() - started);

@@ -20,6 +20,10 @@ export interface EngineResults {
   dataset: string;
   rows: Row[];
   notes: string[];
+  /** RESULTS.md marker key; the engine name when absent. */
+  section?: string;
+  /** Heading of the section; "PostgreSQL"/"PGlite" when absent. */
+  title?: string;
 }
 
 const fmt = (n: number, unit: string) => {
@@ -72,11 +76,8 @@ export function machineFacts(): string {
  * file (hand-written analysis, the other engine's section) as it is.
  */
 export function writeResults(path: string, results: EngineResults): void {
-  const start = `<!-- results:${results.engine}:start -->`;
-  const end = `<!-- results:${results.engine}:end -->`;
-  const section = [
-    start,
-    `### ${results.engine === 'postgres' ? 'PostgreSQL' : 'PGlite'}`,
+  writeSection(path, results.section ?? results.engine, [
+    `### ${results.title ?? (results.engine === 'postgres' ? 'PostgreSQL' : 'PGlite')}`,
     '',
     `Run ${results.date} on ${machineFacts()}.`,
     `Command: \`npm run bench -- ${results.args}\`. Dataset: ${results.dataset}.`,
@@ -84,8 +85,17 @@ export function writeResults(path: string, results: EngineResults): void {
     markdownTable(results.rows),
     '',
     ...results.notes.map((n) => `- ${n}`),
-    end,
-  ].join('\n');
+  ]);
+}
+
+/**
+ * Replaces the text between `<!-- results:<key>:start -->` and `<!-- results:<key>:end -->` (or
+ * appends the markers at the end of the file), leaving everything else as it is.
+ */
+export function writeSection(path: string, key: string, lines: string[]): void {
+  const start = `<!-- results:${key}:start -->`;
+  const end = `<!-- results:${key}:end -->`;
+  const section = [start, ...lines, end].join('\n');
   const current = existsSync(path) ? readFileSync(path, 'utf8') : '# Benchmark results\n';
   const from = current.indexOf(start);
   const to = current.indexOf(end);

@@ -130,7 +130,11 @@ export interface EngineTarget {
 export async function startService(target: EngineTarget, timeoutMs = 120_000): Promise<Child> {
   const port = await freePort();
   return startChild({
-    args: process.env.BENCH_DIST === '1' ? ['dist/main.js'] : ['--import', 'tsx', 'src/main.ts'],
+    args: [
+      // Extra node flags for the service only, e.g. BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof".
+      ...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean),
+      ...(process.env.BENCH_DIST === '1' ? ['dist/main.js'] : ['--import', 'tsx', 'src/main.ts']),
+    ],
     env: {
       PORT: String(port),
       HOST: '127.0.0.1',

@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { compileSnapshot } from './compile.js';
+import { decideFlag } from './decide.js';
 import { evaluateFlag } from './evaluate.js';
 import type { EvaluationContext, FlagInput, SegmentInput, SnapshotInput } from './types.js';
 
@@ -69,19 +70,25 @@ describe('client specification 6.1.0', () => {
         it(test.description, () => {
           const evaluation = evaluateFlag(snapshot, test.toggleName, test.context, env);
           expect(evaluation?.isEnabled ?? false).toBe(test.expectedResult);
+          // The SDK-style fast path gives the same answer.
+          expect(decideFlag(snapshot, test.toggleName, test.context, env)?.isEnabled ?? false).toBe(
+            test.expectedResult,
+          );
         });
       }
       for (const test of spec.variantTests ?? []) {
         checks++;
         it(`variant: ${test.description}`, () => {
-          const variant = evaluateFlag(snapshot, test.toggleName, test.context, env)?.variant ?? {
-            name: 'disabled',
-            enabled: false,
-            feature_enabled: false,
-          };
-          const { name, enabled, payload, feature_enabled } = variant as typeof test.expectedResult;
-          const actual = { name, enabled, feature_enabled, ...(payload === undefined ? {} : { payload }) };
-          expect(actual).toEqual(test.expectedResult);
+          for (const decide of [evaluateFlag, decideFlag]) {
+            const variant = decide(snapshot, test.toggleName, test.context, env)?.variant ?? {
+              name: 'disabled',
+              enabled: false,
+              feature_enabled: false,
+            };
+            const { name, enabled, payload, feature_enabled } = variant as typeof test.expectedResult;
+            const actual = { name, enabled, feature_enabled, ...(payload === undefined ? {} : { payload }) };
+            expect(actual).toEqual(test.expectedResult);
+          }
         });
       }
     });

@@ -2,5 +2,6 @@
 export type { CompiledSnapshot } from './compile.js';
 export { compileSnapshot } from './compile.js';
 export { OPERATORS, type Operator } from './constraints.js';
+export { type Decision, decideFlag } from './decide.js';
 export { evaluateAll, evaluateFlag } from './evaluate.js';
 export type * from './types.js';

@@ -41,7 +41,13 @@ export const clientApiRoutes =
           request.headers['unleash-client-spec'],
         );
         reply.header('ETag', payload.etag).header('Cache-Control', 'no-cache');
-        if (matchesEtag(request.headers['if-none-match'], payload.etag)) return reply.code(304).send(null);
+        // A 304 has no body at all (a JSON `null` would announce Content-Length: 4 and never send it).
+        if (matchesEtag(request.headers['if-none-match'], payload.etag)) {
+          return reply
+            .code(304)
+            .removeHeader('content-type')
+            .send('' as unknown as null);
+        }
         // Pre-serialised: sent as is, no per-request serialisation.
         return reply.type('application/json; charset=utf-8').send(payload.body);
       },

@@ -89,7 +89,10 @@ describe('GET /api/client/features', () => {
     const first = await features();
     const etag = first.headers.etag as string;
     expect(etag).toMatch(/^"[\w-]+"$/);
-    expect((await features({ 'if-none-match': etag })).statusCode).toBe(304);
+    const notModified = await features({ 'if-none-match': etag });
+    expect(notModified.statusCode).toBe(304);
+    expect(notModified.body).toBe('');
+    expect(notModified.headers['content-length'] ?? '0').toBe('0');
     expect((await features({ 'if-none-match': `W/${etag}, "other"` })).statusCode).toBe(304);
     await sql.enable(flag, 'development', false);
     const started = Date.now();
