@@ -270,6 +270,8 @@ export async function clientFeatures(ctx: ServingContext): Promise<Row[]> {
     const bare304 = await measureNodeHttp({ url: `http://127.0.0.1:${bare.port}/bare`, ...settings });
     ctx.log('  200 full…');
     const f200 = await measure({ url, headers, ...settings });
+    ctx.log('  200 full, gzip accepted…');
+    const f200gz = await measure({ url, headers: { ...headers, 'accept-encoding': 'gzip' }, ...settings });
     await sleep(11_000);
     const t2 = performance.now();
     const c2 = await xactCommits(sql);
@@ -279,6 +281,8 @@ export async function clientFeatures(ctx: ServingContext): Promise<Row[]> {
       stalled.requests +
       f304.requests +
       f200.requests +
+      f200gz.requests +
+      (f200gz.warmupRequests ?? 0) +
       (f304.warmupRequests ?? 0) +
       (f200.warmupRequests ?? 0);
     const perRequest = (c2 - c1 - 1 - background) / requests;
@@ -336,6 +340,7 @@ export async function clientFeatures(ctx: ServingContext): Promise<Row[]> {
         note: `autocannon waits for a body: the 304 carries Content-Length: 4 (reply.code(304).send(null)); bare route with autocannon: ${ctx.bare.rps.toFixed(0)} req/s`,
       },
       ...rows(`200 (${(full.bytes / 1024).toFixed(0)} KB body)`, f200, ctx.bare, 0.3, '200'),
+      ...rows('200, Accept-Encoding: gzip (pre-compressed body)', f200gz, ctx.bare, 0.3, '200'),
       {
         scenario: `GET /api/client/features, ${body.features.length} flags, 200`,
         figure: 'throughput vs bare Fastify sending the same bytes',

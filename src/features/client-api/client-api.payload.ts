@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { gzipSync } from 'node:zlib';
 import semver from 'semver';
 import type { ConstraintInput, FlagInput, StrategyInput } from '../../evaluation/index.js';
 import type { Configuration } from '../snapshot/index.js';
@@ -8,6 +9,8 @@ export interface ClientPayload {
   features: ReturnType<typeof flagFor>[];
   body: string;
   etag: string;
+  /** The body gzip-compressed, made on first use and kept with the payload (same revision). */
+  gzipped(): Buffer;
 }
 
 /** SDKs that announce client specification 4.2.0 or later receive segments separately. */
@@ -89,7 +92,24 @@ export function buildClientPayload(
   };
   const body = JSON.stringify(payload);
   const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 32)}"`;
-  return { features, body, etag };
+  let gzipped: Buffer | undefined;
+  return {
+    features,
+    body,
+    etag,
+    gzipped: () => {
+      gzipped ??= gzipSync(body);
+      return gzipped;
+    },
+  };
+}
+
+/** Whether the client accepts a gzip-encoded answer (`Accept-Encoding`, q=0 excluded). */
+export function acceptsGzip(header: string | undefined): boolean {
+  return (header ?? '').split(',').some((part) => {
+    const [coding, ...params] = part.trim().split(';');
+    return coding?.trim().toLowerCase() === 'gzip' && !params.some((p) => /^\s*q=0(\.0*)?\s*$/.test(p));
+  });
 }
 
 /** Whether an If-None-Match header names this ETag (lists and weak forms included). */

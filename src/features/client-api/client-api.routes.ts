@@ -4,7 +4,7 @@ import type { Deps } from '../../deps.js';
 import { actor } from '../../platform/http/auth.js';
 import { errorResponses } from '../../platform/http/schemas.js';
 import type { ConfigurationCache } from '../snapshot/index.js';
-import { matchesEtag } from './client-api.payload.js';
+import { acceptsGzip, matchesEtag } from './client-api.payload.js';
 import {
   ClientFeaturesHeaders,
   ClientFeaturesResponse,
@@ -48,8 +48,12 @@ export const clientApiRoutes =
             .removeHeader('content-type')
             .send('' as unknown as null);
         }
-        // Pre-serialised: sent as is, no per-request serialisation.
-        return reply.type('application/json; charset=utf-8').send(payload.body);
+        // Pre-serialised (and pre-compressed for SDKs that accept gzip): no per-request work.
+        reply.type('application/json; charset=utf-8').header('Vary', 'Accept-Encoding');
+        if (acceptsGzip(request.headers['accept-encoding'])) {
+          return reply.header('Content-Encoding', 'gzip').send(payload.gzipped() as unknown as string);
+        }
+        return reply.send(payload.body);
       },
     );
 

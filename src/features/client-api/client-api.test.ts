@@ -1,3 +1,4 @@
+import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api } from '../../../test/api.js';
 import { configSql } from '../../../test/config-sql.js';
@@ -75,6 +76,16 @@ describe('GET /api/client/features', () => {
         constraints: [{ contextName: 'userId', operator: 'IN', values: ['u1'] }],
       }),
     ]);
+  });
+
+  it('sends the same payload gzip-compressed to clients that accept it', async () => {
+    const plain = await features({ 'accept-encoding': 'identity' });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    const zipped = await features({ 'accept-encoding': 'gzip, deflate' });
+    expect(zipped.headers['content-encoding']).toBe('gzip');
+    expect(zipped.headers.etag).toBe(plain.headers.etag);
+    expect(gunzipSync(zipped.rawPayload).toString()).toBe(plain.body);
+    expect((await features({ 'accept-encoding': 'gzip;q=0' })).headers['content-encoding']).toBeUndefined();
   });
 
   it('inlines segment constraints for SDKs without segment support', async () => {

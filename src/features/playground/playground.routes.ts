@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Static } from 'typebox';
 import type { Deps } from '../../deps.js';
@@ -9,7 +10,7 @@ import {
   PlaygroundBody,
   PlaygroundResponse,
 } from './playground.schemas.js';
-import { runAdvancedPlayground, runPlayground } from './playground.service.js';
+import { advancedPlaygroundJson, planAdvancedPlayground, runPlayground } from './playground.service.js';
 
 export const playgroundRoutes =
   (deps: Deps, configuration: ConfigurationCache): FastifyPluginAsyncTypebox =>
@@ -54,12 +55,12 @@ export const playgroundRoutes =
           response: { 200: AdvancedPlaygroundResponse, ...errorResponses(400, 401, 403, 413, 415) },
         },
       },
-      async (request) => {
+      async (request, reply) => {
         const config = await configuration.get({ fresh: true });
-        const limit = deps.config.PLAYGROUND_EVALUATION_LIMIT;
-        return runAdvancedPlayground(config, request.body, deps.now(), limit) as unknown as Static<
-          typeof AdvancedPlaygroundResponse
-        >;
+        const plan = planAdvancedPlayground(config, request.body, deps.config.PLAYGROUND_EVALUATION_LIMIT);
+        // Streamed JSON text (see advancedPlaygroundJson); the response schema documents its shape.
+        const body = Readable.from(advancedPlaygroundJson(plan, deps.now()));
+        return reply.type('application/json; charset=utf-8').send(body as never);
       },
     );
   };

@@ -1,6 +1,7 @@
 import {
   type EvaluationContext,
   evaluateAll,
+  evaluateFlag,
   type FlagEvaluation,
   type StrategyResult,
 } from '../../evaluation/index.js';
@@ -110,13 +111,11 @@ export function expandContext(context: PlaygroundContext) {
   return { count, contexts, invalidContextProperties };
 }
 
-/** POST /api/admin/playground/advanced: environments x flags x context combinations. */
-export function runAdvancedPlayground(
-  config: Configuration,
-  input: AdvancedPlaygroundInput,
-  now: Date,
-  limit: number,
-) {
+/**
+ * POST /api/admin/playground/advanced, checked before any output: environments x flags x
+ * context combinations, refused above the limit (contract 9).
+ */
+export function planAdvancedPlayground(config: Configuration, input: AdvancedPlaygroundInput, limit: number) {
   const wanted = projectFilter(input.projects);
   const flags = config.flags.filter((f) => wanted(f.project));
   const expansion = expandContext(input.context);
@@ -128,24 +127,36 @@ export function runAdvancedPlayground(
         'Narrow the projects, environments or comma-separated context values.',
     );
   }
-  const byFlag = new Map(
-    flags.map((f) => [
-      f.name,
-      { name: f.name, projectId: f.project, environments: {} as Record<string, unknown[]> },
-    ]),
-  );
-  const contexts = expansion.contexts();
-  for (const environment of input.environments) {
-    for (const flag of byFlag.values()) flag.environments[environment] = [];
-    for (const context of contexts) {
-      for (const result of evaluateEnvironment(config, environment, context, wanted, now)) {
-        byFlag.get(result.name)?.environments[environment]?.push({ ...result, environment, context });
-      }
-    }
-  }
   return {
+    config,
     input,
-    features: [...byFlag.values()],
-    warnings: { invalidContextProperties: expansion.invalidContextProperties },
+    flags,
+    contexts: expansion.contexts(),
+    warnings: expansion.invalidContextProperties,
   };
+}
+
+/**
+ * The response as JSON text, one flag at a time: a 100,000-evaluation answer is never held in
+ * memory whole, and the first bytes leave before the last flag is evaluated.
+ */
+export function* advancedPlaygroundJson(plan: ReturnType<typeof planAdvancedPlayground>, now: Date) {
+  const { config, input, flags, contexts } = plan;
+  yield `{"input":${JSON.stringify(input)},"features":[`;
+  const snapshots = input.environments.map((environment) => ({
+    environment,
+    compiled: config.environment(environment).compiled,
+  }));
+  const env = { now, random: Math.random };
+  for (const [i, flag] of flags.entries()) {
+    const environments: Record<string, unknown[]> = {};
+    for (const { environment, compiled } of snapshots) {
+      environments[environment] = contexts.map((context) => {
+        const evaluation = evaluateFlag(compiled, flag.name, context, env) as FlagEvaluation;
+        return { ...report(evaluation, flag.project, environment), environment, context };
+      });
+    }
+    yield `${i === 0 ? '' : ','}${JSON.stringify({ name: flag.name, projectId: flag.project, environments })}`;
+  }
+  yield `],"warnings":${JSON.stringify({ invalidContextProperties: plan.warnings })}}`;
 }
