@@ -27,6 +27,7 @@ import { registerHealth } from './platform/http/health.js';
 import { registerMetrics } from './platform/http/metrics.js';
 import { registerDocs, registerOpenApi } from './platform/http/openapi.js';
 import { ErrorSchema } from './platform/http/schemas.js';
+import { lazySerializers } from './platform/http/serialization.js';
 import { registerValidation } from './platform/http/validation.js';
 
 /** Builds the HTTP app on the given dependencies; one registration line per slice. */
@@ -46,6 +47,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
       reply.raw.end(JSON.stringify(frameworkErrorBody(error)));
     },
     ajv: { customOptions: { strict: false } },
+    schemaController: { compilersFactory: lazySerializers() },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   registerValidation(app);

@@ -19,7 +19,7 @@ import {
   type ProjectForFlags,
   updateFlag,
 } from './flags.store.js';
-import { toFlag } from './flags.view.js';
+import { newFlag, toFlag } from './flags.view.js';
 
 /** What `feature-metadata-updated` compares: the properties a metadata edit can change. */
 const metadata = (f: FlagRow) => ({
@@ -102,7 +102,7 @@ export async function createFlag(deps: Deps, projectId: string, input: CreateFla
       project: projectId,
       data: eventData(flag),
     });
-    return readFlag(tx, flag.name);
+    return newFlag(flag, input.tags ?? [], { id: by.userId, name: by.name });
   });
   return created;
 }

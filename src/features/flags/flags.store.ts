@@ -112,7 +112,17 @@ function toFlagRow(row: {
  * lifecycle stage. Returns undefined when the name is taken (by any flag, archived or not): the
  * primary key decides, not a prior lookup.
  */
-export async function insertFlag(db: Kysely<DB>, flag: NewFlag): Promise<FlagRow | undefined> {
+/** An environment a new flag was given, with what the Flag response shows of it. */
+export interface NewFlagEnvironment {
+  environment: string;
+  type: string;
+  sortOrder: number;
+}
+
+export async function insertFlag(
+  db: Kysely<DB>,
+  flag: NewFlag,
+): Promise<(FlagRow & { environments: NewFlagEnvironment[] }) | undefined> {
   const row = await db
     .insertInto('features')
     .values({
@@ -128,12 +138,17 @@ export async function insertFlag(db: Kysely<DB>, flag: NewFlag): Promise<FlagRow
     .returning(flagColumns)
     .executeTakeFirst();
   if (!row) return undefined;
-  await sql`INSERT INTO feature_environments (feature_name, environment)
-    SELECT ${flag.name}, environment_name FROM project_environments WHERE project_id = ${flag.project}`.execute(
-    db,
-  );
+  // The inserted rows come back with their environment's type and order, so the caller can answer
+  // with the new flag without reading it again.
+  const environments = await sql<NewFlagEnvironment>`WITH added AS (
+      INSERT INTO feature_environments (feature_name, environment)
+      SELECT ${flag.name}, environment_name FROM project_environments WHERE project_id = ${flag.project}
+      RETURNING environment)
+    SELECT a.environment, e.type, e.sort_order AS "sortOrder"
+    FROM added a JOIN environments e ON e.name = a.environment
+    ORDER BY e.sort_order, e.name`.execute(db);
   await db.insertInto('feature_lifecycles').values({ feature_name: flag.name, stage: 'initial' }).execute();
-  return toFlagRow(row);
+  return { ...toFlagRow(row), environments: environments.rows };
 }
 
 export async function findFlagArchivedState(db: Kysely<DB>, name: string) {

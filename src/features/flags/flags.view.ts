@@ -1,5 +1,5 @@
 import type { Flag } from './flags.schemas.js';
-import type { FlagViewRow } from './flags.store.js';
+import type { FlagRow, FlagViewRow, NewFlagEnvironment } from './flags.store.js';
 
 // Timestamps inside jsonb aggregates arrive as PostgreSQL text; the API speaks ISO 8601.
 const iso = (value: Date | string | null | undefined) => (value ? new Date(value).toISOString() : null);
@@ -60,5 +60,51 @@ export function toFlag(row: FlagViewRow, favorite: boolean): Flag {
       stage: row.lifecycle?.stage ?? 'initial',
       enteredStageAt: iso(row.lifecycle?.created_at ?? row.created_at) as string,
     },
+  };
+}
+
+/**
+ * A flag just created: nothing is configured yet, so the response is built from what was
+ * inserted (no second read of the flag in the creating transaction).
+ */
+export function newFlag(
+  row: FlagRow & { environments: NewFlagEnvironment[] },
+  tags: { type: string; value: string }[],
+  createdBy: { id: number; name: string },
+): Flag {
+  const createdAt = row.createdAt.toISOString();
+  return {
+    name: row.name,
+    type: row.type,
+    description: row.description,
+    project: row.project,
+    archived: false,
+    stale: row.stale,
+    favorite: false,
+    impressionData: row.impressionData,
+    createdAt,
+    archivedAt: null,
+    lastSeenAt: null,
+    createdBy,
+    environments: row.environments.map((env) => ({
+      name: env.environment,
+      featureName: row.name,
+      environment: env.environment,
+      type: env.type,
+      enabled: false,
+      sortOrder: env.sortOrder,
+      variantCount: 0,
+      strategies: [],
+      variants: [],
+      lastSeenAt: null,
+      hasStrategies: false,
+      hasEnabledStrategies: false,
+    })),
+    tags: [...new Map(tags.map((t) => [`${t.type}\u0000${t.value}`, t])).values()]
+      .map((t) => ({ type: t.type, value: t.value }))
+      .sort((a, b) => (a.type === b.type ? (a.value < b.value ? -1 : 1) : a.type < b.type ? -1 : 1)),
+    children: [],
+    dependencies: [],
+    lifecycle: { stage: 'initial', enteredStageAt: createdAt },
   };
 }
