@@ -27,7 +27,9 @@ function makeAjv(coerceTypes: boolean): Ajv {
 export function registerValidation(app: FastifyInstance) {
   const strict = makeAjv(false);
   const coercing = makeAjv(true);
-  app.setValidatorCompiler(({ schema, httpPart }) => lazyValidator(httpPart === 'body' ? strict : coercing, schema));
+  app.setValidatorCompiler(({ schema, httpPart }) =>
+    lazyValidator(httpPart === 'body' ? strict : coercing, schema),
+  );
 }
 
 type Validate = ((data: unknown) => boolean) & { errors?: ErrorObject[] | null };
