@@ -1,11 +1,30 @@
 import type { CompiledSegment, CompiledStrategy, MissingSegment } from './compile.js';
+import type { CompiledConstraint } from './constraints.js';
 import type { ContextView } from './context.js';
-import type { SegmentResult, StrategyResult } from './types.js';
+import type { ConstraintResult, SegmentResult, StrategyResult } from './types.js';
 import { selectVariantDefinition } from './variants.js';
+
+/**
+ * A constraint with its result. Built for every strategy of every evaluation the playground makes,
+ * so an explicit literal (one object shape) rather than a spread of the stored constraint; fields
+ * the constraint does not have stay undefined and are left out of JSON.
+ */
+function constraintResult(c: CompiledConstraint, view: ContextView): ConstraintResult {
+  const input = c.input;
+  return {
+    contextName: input.contextName,
+    operator: input.operator,
+    values: input.values,
+    value: input.value,
+    inverted: input.inverted,
+    caseInsensitive: input.caseInsensitive,
+    result: c.evaluate(view),
+  };
+}
 
 function evaluateSegment(segment: CompiledSegment | MissingSegment, view: ContextView): SegmentResult {
   if ('missing' in segment) return { id: segment.id, result: false, missing: true, constraints: [] };
-  const constraints = segment.constraints.map((c) => ({ ...c.input, result: c.evaluate(view) }));
+  const constraints = segment.constraints.map((c) => constraintResult(c, view));
   return {
     id: segment.id,
     ...(segment.name === undefined ? {} : { name: segment.name }),
@@ -21,7 +40,7 @@ function evaluateSegment(segment: CompiledSegment | MissingSegment, view: Contex
  * `variants[0].stickiness`, else `parameters.stickiness` (SDK, §8, §13 V1).
  */
 export function evaluateStrategy(strategy: CompiledStrategy, view: ContextView): StrategyResult {
-  const constraints = strategy.constraints.map((c) => ({ ...c.input, result: c.evaluate(view) }));
+  const constraints = strategy.constraints.map((c) => constraintResult(c, view));
   const segments = strategy.segments.map((segment) => evaluateSegment(segment, view));
   const gates = constraints.every((c) => c.result) && segments.every((s) => s.result);
   const { input, parameters, rule, variants } = strategy;

@@ -18,24 +18,26 @@ function projectFilter(projects: Projects): (project: string) => boolean {
   return (project) => wanted.has(project);
 }
 
+const hasNames = (segments: StrategyResult['segments']) => segments.every((s) => s.name !== undefined);
+
+/**
+ * A strategy as the playground reports it. Built for every (flag, context) pair, up to 100,000 per
+ * request: the engine's constraint and segment results are passed through as they are (no copies),
+ * only a segment missing from the snapshot gets a name.
+ */
 function strategyReport(strategy: StrategyResult, project: string, flag: string, environment: string) {
   const id = strategy.id ?? '';
   return {
     name: strategy.name,
     id,
-    ...(strategy.title ? { title: strategy.title } : {}),
+    title: strategy.title || undefined,
     disabled: strategy.disabled,
     parameters: strategy.parameters,
     result: strategy.result,
-    constraints: strategy.constraints.map(({ value, ...rest }) =>
-      value === null || value === undefined ? rest : { ...rest, value: String(value) },
-    ),
-    segments: strategy.segments.map((s) => ({
-      id: s.id,
-      name: s.name ?? String(s.id),
-      result: s.result,
-      constraints: s.constraints,
-    })),
+    constraints: strategy.constraints,
+    segments: hasNames(strategy.segments)
+      ? strategy.segments
+      : strategy.segments.map((s) => ({ ...s, name: s.name ?? String(s.id) })),
     links: {
       edit: `/projects/${project}/features/${flag}/strategies/edit?environmentId=${environment}&strategyId=${id}`,
     },
@@ -152,8 +154,14 @@ export function* advancedPlaygroundJson(plan: ReturnType<typeof planAdvancedPlay
     const environments: Record<string, unknown[]> = {};
     for (const { environment, compiled } of snapshots) {
       environments[environment] = contexts.map((context) => {
-        const evaluation = evaluateFlag(compiled, flag.name, context, env) as FlagEvaluation;
-        return { ...report(evaluation, flag.project, environment), environment, context };
+        const entry: Record<string, unknown> = report(
+          evaluateFlag(compiled, flag.name, context, env) as FlagEvaluation,
+          flag.project,
+          environment,
+        );
+        entry.environment = environment;
+        entry.context = context;
+        return entry;
       });
     }
     yield `${i === 0 ? '' : ','}${JSON.stringify({ name: flag.name, projectId: flag.project, environments })}`;
