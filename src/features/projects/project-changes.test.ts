@@ -285,7 +285,26 @@ describe('project environments', () => {
     const bad = await req('POST', url, { name: 'no-such-strategy' });
     expect([bad.statusCode, bad.json().details[0].path]).toEqual([400, '/body/name']);
     const seg = await req('POST', url, { name: 'default', segments: [999999] });
-    expect([seg.statusCode, seg.json().details[0].path]).toEqual([400, '/body/segments']);
+    expect([seg.statusCode, seg.json().details[0].path]).toEqual([400, '/body/segments/0']);
+    // The same rules as a flag's strategy: constraint values and variant weights are checked.
+    const constraint = await req('POST', url, {
+      name: 'default',
+      constraints: [{ contextName: 'version', operator: 'SEMVER_EQ', value: 'not-semver' }],
+    });
+    expect([constraint.statusCode, constraint.json().details[0].path]).toEqual([
+      400,
+      '/body/constraints/0/value',
+    ]);
+    const operator = await req('POST', url, {
+      name: 'default',
+      constraints: [{ contextName: 'a', operator: 'LIKE', values: ['x'] }],
+    });
+    expect(operator.statusCode).toBe(400);
+    const weights = await req('POST', url, {
+      name: 'default',
+      variants: [{ name: 'a', weight: 1200, weightType: 'fix', stickiness: 'default' }],
+    });
+    expect(weights.statusCode).toBe(400);
     const params = await req('POST', url, { name: 'default', parameters: { rollout: 5 } });
     expect([params.statusCode, params.json().name]).toEqual([400, 'ValidationError']);
     expect(

@@ -3,6 +3,7 @@ import type { Db } from '../../platform/db/index.js';
 import type { Principal } from '../../platform/http/auth.js';
 import { AppError, type ErrorDetail, invalid, nameExists, notFound } from '../../platform/http/errors.js';
 import { appendEvent } from '../events/index.js';
+import { type CreateStrategyInput, finishDraft } from '../strategies/index.js';
 import {
   addProjectEnvironment,
   connectFlags,
@@ -35,26 +36,13 @@ async function requireEnvironment(tx: Db, environment: string) {
  * The stored form of a default strategy: defined strategy type, existing segments, every list
  * present. Constraint values are checked only for their shape here (the schema).
  */
-async function storedDefaultStrategy(tx: Db, s: DefaultStrategy, base: string) {
-  const problems: ErrorDetail[] = [];
-  if (!(await strategyDefined(tx, s.name))) {
-    problems.push({ path: `${base}/name`, message: `There is no strategy type named "${s.name}".` });
-  }
-  const segments = [...new Set(s.segments ?? [])];
-  for (const id of await missingSegments(tx, segments)) {
-    problems.push({ path: `${base}/segments`, message: `There is no segment with id ${id}.` });
-  }
-  if (problems.length > 0) throw invalid(problems[0]?.message ?? 'Invalid default strategy', problems);
-  return {
-    name: s.name,
-    title: s.title ?? null,
-    disabled: s.disabled ?? false,
-    sortOrder: s.sortOrder ?? 0,
-    constraints: s.constraints ?? [],
-    variants: s.variants ?? [],
-    parameters: s.parameters ?? {},
-    segments,
-  };
+/**
+ * A default strategy is checked and stored as a flag's strategy would be (the strategies slice's
+ * rules); its blank `groupId` stays blank and becomes the flag's name when a flag gets it.
+ */
+async function storedDefaultStrategy(tx: Db, s: CreateStrategyInput, base: string) {
+  const draft = await finishDraft(tx, s, { flag: '', defaultStickiness: 'default' }, 0, base);
+  return { ...draft, title: draft.title ?? null } as DefaultStrategy;
 }
 
 /** Enables an environment in the project: every flag of the project gets a disabled row there. */
@@ -122,9 +110,9 @@ export async function updateDefaultStrategy(
   deps: Deps,
   projectId: string,
   environment: string,
-  input: DefaultStrategy,
+  input: CreateStrategyInput,
   principal: Principal,
-) {
+): Promise<DefaultStrategy> {
   return deps.database.db.transaction().execute(async (tx) => {
     await requireProject(tx, projectId);
     const row = await lockProjectEnvironment(tx, projectId, environment);

@@ -3,6 +3,7 @@ import { Type } from 'typebox';
 import type { Deps } from '../../deps.js';
 import { actor } from '../../platform/http/auth.js';
 import { errorResponses } from '../../platform/http/schemas.js';
+import { CreateStrategyBody } from '../strategies/index.js';
 import {
   addEnvironmentToProject,
   removeEnvironmentFromProject,
@@ -219,7 +220,7 @@ export const projectRoutes =
           description:
             'The strategy that enabling a flag without strategies adds in this environment. Records `default-strategy-updated`.',
           params: ProjectEnvironmentParams,
-          body: DefaultStrategySchema,
+          body: CreateStrategyBody,
           response: { 200: DefaultStrategySchema, ...errorResponses(400, 401, 403, 404, 413, 415) },
         },
         handler: async (request) => {

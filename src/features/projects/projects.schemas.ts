@@ -1,6 +1,7 @@
 import { type Static, Type } from 'typebox';
 import { Nullable } from '../../platform/http/schemas.js';
 import { ConstraintSchema, StrategyVariantSchema } from '../flags/index.js';
+import { CreateStrategyBody } from '../strategies/index.js';
 
 /** Project ids as the database allows them: URL-safe, 1-100 characters, not `.` or `..`. */
 export const PROJECT_ID_PATTERN = '^(?!\\.{1,2}$)[a-zA-Z0-9_.~-]{1,100}$';
@@ -250,7 +251,7 @@ export const ProjectEnvironmentBody = Type.Object(
     changeRequestsEnabled: Type.Optional(
       Type.Boolean({ description: 'Accepted for compatibility; change requests are not supported.' }),
     ),
-    defaultStrategy: Type.Optional(DefaultStrategySchema),
+    defaultStrategy: Type.Optional(CreateStrategyBody),
   },
   { description: 'An environment to enable in the project.' },
 );

@@ -6,4 +6,10 @@ export {
   storedConstraint,
 } from './constraints.validate.js';
 export { strategyRoutes } from './strategies.routes.js';
-export { ConstraintBody, ConstraintsBody } from './strategies.schemas.js';
+export {
+  ConstraintBody,
+  ConstraintsBody,
+  CreateStrategyBody,
+  type CreateStrategyInput,
+} from './strategies.schemas.js';
+export { finishDraft } from './strategy-input.js';

@@ -55,22 +55,23 @@ export async function finishDraft(
   input: CreateStrategyInput,
   ctx: DraftContext,
   sortOrder: number,
+  base = '/body',
 ): Promise<StrategyDraft> {
   const problems: ErrorDetail[] = [];
   if (!(await strategyTypeExists(db, input.name))) {
-    problems.push({ path: '/body/name', message: `There is no strategy type named "${input.name}".` });
+    problems.push({ path: `${base}/name`, message: `There is no strategy type named "${input.name}".` });
   }
-  problems.push(...constraintsProblems(input.constraints, '/body/constraints'));
+  problems.push(...constraintsProblems(input.constraints, `${base}/constraints`));
   const variants = (input.variants ?? []) as StrategyVariantInput[];
   problems.push(
-    ...variantWeightProblems(variants, '/body/variants'),
-    ...payloadProblems(variants, '/body/variants'),
+    ...variantWeightProblems(variants, `${base}/variants`),
+    ...payloadProblems(variants, `${base}/variants`),
   );
   const segments = [...new Set(input.segments ?? [])];
   const known = await existingSegmentIds(db, segments);
   (input.segments ?? []).forEach((id, i) => {
     if (!known.has(id))
-      problems.push({ path: `/body/segments/${i}`, message: `There is no segment with id ${id}.` });
+      problems.push({ path: `${base}/segments/${i}`, message: `There is no segment with id ${id}.` });
   });
   if (problems.length > 0) throw invalid(problems[0]?.message ?? 'Invalid strategy', problems);
   return {
