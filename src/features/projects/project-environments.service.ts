@@ -1,7 +1,7 @@
 import type { Deps } from '../../deps.js';
 import type { Db } from '../../platform/db/index.js';
 import type { Principal } from '../../platform/http/auth.js';
-import { AppError, type ErrorDetail, invalid, nameExists, notFound } from '../../platform/http/errors.js';
+import { AppError, nameExists, notFound } from '../../platform/http/errors.js';
 import { appendEvent } from '../events/index.js';
 import { type CreateStrategyInput, finishDraft } from '../strategies/index.js';
 import {
@@ -10,10 +10,8 @@ import {
   countProjectEnvironments,
   environmentExists,
   lockProjectEnvironment,
-  missingSegments,
   removeProjectEnvironment,
   setDefaultStrategy,
-  strategyDefined,
 } from './project-environments.store.js';
 import type { DefaultStrategy, ProjectEnvironmentInput } from './projects.schemas.js';
 import { findProject } from './projects.store.js';

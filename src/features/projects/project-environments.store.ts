@@ -85,17 +85,3 @@ export async function setDefaultStrategy(
     .where('environment_name', '=', environment)
     .execute();
 }
-
-/** Whether a strategy type of that name is defined (built-in or custom). */
-export async function strategyDefined(db: Kysely<DB>, name: string): Promise<boolean> {
-  const r = await sql`SELECT 1 FROM strategies WHERE name = ${name}`.execute(db);
-  return r.rows.length > 0;
-}
-
-/** The ids among `ids` that name no segment. */
-export async function missingSegments(db: Kysely<DB>, ids: number[]): Promise<number[]> {
-  if (ids.length === 0) return [];
-  const found = await db.selectFrom('segments').select('id').where('id', 'in', ids).execute();
-  const have = new Set(found.map((r) => r.id));
-  return ids.filter((id) => !have.has(id));
-}
