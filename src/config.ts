@@ -8,6 +8,8 @@ const EnvSchema = Type.Object({
   DATA_DIR: Type.String({ default: './data' }),
   DATABASE_URL: Type.Optional(Type.String({ pattern: '^postgres(ql)?://' })),
   DATABASE_POOL_SIZE: Type.Integer({ minimum: 1, maximum: 200, default: 10 }),
+  /** Named prepared statements for large queries; set false behind a pooler that cannot keep them. */
+  DATABASE_PREPARED_STATEMENTS: Type.Boolean({ default: true }),
   INIT_ADMIN_API_TOKENS: Type.Optional(Type.String()),
   BODY_LIMIT: Type.Integer({ minimum: 1024, default: 1_048_576 }),
   LOG_LEVEL: Type.Union(

@@ -25,6 +25,7 @@ async function main() {
     url: config.DATABASE_URL,
     dataDir,
     poolSize: config.DATABASE_POOL_SIZE,
+    preparedStatements: config.DATABASE_PREPARED_STATEMENTS,
   });
   const applied = await migrate(database);
   if (applied.length > 0) say(`Applied migrations: ${applied.join(', ')}`);
