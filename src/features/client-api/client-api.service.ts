@@ -43,14 +43,17 @@ export async function registerClient(
   body: { appName: string; instanceId: string; sdkVersion?: string; strategies?: string[] },
   clientIp: string,
 ) {
-  await upsertRegistration(deps.database.db, {
-    appName: body.appName,
-    instanceId: body.instanceId,
-    environment: scopeOf(principal).environment,
-    sdkVersion: body.sdkVersion ?? null,
-    strategies: body.strategies ?? [],
-    clientIp,
-  });
+  // Application and instance together or not at all.
+  await deps.database.db.transaction().execute((tx) =>
+    upsertRegistration(tx, {
+      appName: body.appName,
+      instanceId: body.instanceId,
+      environment: scopeOf(principal).environment,
+      sdkVersion: body.sdkVersion ?? null,
+      strategies: body.strategies ?? [],
+      clientIp,
+    }),
+  );
 }
 
 export async function recordMetrics(
@@ -63,10 +66,13 @@ export async function recordMetrics(
   const counts = Object.entries(body.bucket.toggles)
     .slice(0, 10_000)
     .map(([flag, c]) => ({ flag, yes: c.yes, no: c.no }));
-  await addMetrics(deps.database.db, {
-    appName: body.appName,
-    environment: scopeOf(principal).environment,
-    hour,
-    counts,
-  });
+  // Counters and last-seen times together or not at all.
+  await deps.database.db.transaction().execute((tx) =>
+    addMetrics(tx, {
+      appName: body.appName,
+      environment: scopeOf(principal).environment,
+      hour,
+      counts,
+    }),
+  );
 }
