@@ -1,15 +1,9 @@
 import type { Deps } from '../../deps.js';
 import type { Principal } from '../../platform/http/auth.js';
-import { AppError, invalid, notFound } from '../../platform/http/errors.js';
+import { invalid, notFound } from '../../platform/http/errors.js';
 import { appendEvent } from '../events/index.js';
 import type { ProjectFlags, StaleInput } from './flags.more.schemas.js';
-import {
-  activeProjectExists,
-  deleteArchivedFlag,
-  hasChildren,
-  listFlagViews,
-  setStale,
-} from './flags.more.store.js';
+import { activeProjectExists, deleteArchivedFlag, listFlagViews, setStale } from './flags.more.store.js';
 import type { Flag } from './flags.schemas.js';
 import { eventData, notInProject, recordArchiveChange } from './flags.service.js';
 import { type FlagRow, lockFlag, updateFlag } from './flags.store.js';
@@ -27,12 +21,6 @@ export async function archiveFlag(deps: Deps, projectId: string, name: string, b
     // An archived flag is no longer a flag of the project as far as its routes go (Unleash: 404).
     if (!before || before.project !== projectId || before.archivedAt !== null) {
       throw notInProject(name, projectId, before?.archivedAt === null ? before.project : undefined);
-    }
-    if (await hasChildren(tx, name)) {
-      throw new AppError(
-        'InvalidOperationError',
-        'You can not archive/delete this feature since other features depend on it.',
-      );
     }
     const now = deps.now();
     const after: FlagRow = { ...before, archivedAt: now };

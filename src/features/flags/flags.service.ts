@@ -4,6 +4,7 @@ import type { Principal } from '../../platform/http/auth.js';
 import { AppError, invalidField, nameExists, notFound } from '../../platform/http/errors.js';
 import { fullMatch } from '../../platform/regex.js';
 import { appendEvent } from '../events/index.js';
+import { hasChildren } from './flags.more.store.js';
 import type { CreateFlagInput, Flag, UpdateFlagInput } from './flags.schemas.js';
 import {
   countActiveFlags,
@@ -183,6 +184,14 @@ export async function recordArchiveChange(tx: Db, before: FlagRow, after: FlagRo
   const archiving = before.archivedAt === null && after.archivedAt !== null;
   const reviving = before.archivedAt !== null && after.archivedAt === null;
   if (!archiving && !reviving) return;
+  // Whatever route archives it, a flag other flags depend on stays (as Unleash): remove the
+  // dependencies first. Thrown inside the transaction, so the written row rolls back.
+  if (archiving && (await hasChildren(tx, after.name))) {
+    throw new AppError(
+      'InvalidOperationError',
+      'You can not archive/delete this feature since other features depend on it.',
+    );
+  }
   if (archiving) await enterLifecycleStage(tx, after.name, 'archived', now);
   else await leaveLifecycleStage(tx, after.name, 'archived');
   await appendEvent(tx, {

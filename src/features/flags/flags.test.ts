@@ -349,3 +349,21 @@ describe('PUT /api/admin/projects/:projectId/features/:featureName', () => {
     expect(anonymous.statusCode).toBe(401);
   });
 });
+
+describe('archiving a parent flag', () => {
+  it('is refused by PUT archived:true as by DELETE while a child depends on it (403, unchanged)', async () => {
+    const parent = uniqueName('parent');
+    const child = uniqueName('child');
+    await a.createFlag('default', { name: parent });
+    await a.createFlag('default', { name: child });
+    await t.database.session((run) =>
+      run('INSERT INTO feature_dependencies (parent, child) VALUES ($1, $2)', [parent, child]),
+    );
+    const res = await a.updateFlag('default', parent, { archived: true, description: 'changed' });
+    expect(res.statusCode).toBe(403);
+    expect(res.json().name).toBe('InvalidOperationError');
+    const after = (await a.getFlag('default', parent)).json();
+    expect(after).toMatchObject({ archived: false, description: null });
+    expect((await a.flagEvents(parent)).events.map((e) => e.type)).toEqual(['feature-created']);
+  });
+});
