@@ -1,8 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Deps } from './deps.js';
-import { tokenResolver } from './features/access/api-tokens.js';
-import { apiTokenRoutes } from './features/access/api-tokens.routes.js';
+import { apiTokenRoutes, tokenResolver } from './features/access/index.js';
 import { clientApiRoutes } from './features/client-api/index.js';
 import { contextRoutes } from './features/context/index.js';
 import { dependencyRoutes } from './features/dependencies/index.js';

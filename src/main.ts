@@ -2,7 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { buildApp } from './app.js';
 import { loadConfig } from './config.js';
-import { ensureAdminTokens, parseInitTokens } from './features/access/api-tokens.js';
+import { ensureAdminTokens, parseInitTokens } from './features/access/index.js';
 import { openDatabase } from './platform/db/database.js';
 import { migrate } from './platform/db/migrate.js';
 

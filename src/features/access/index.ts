@@ -1,0 +1,2 @@
+export { ensureAdminTokens, hashSecret, parseInitTokens, tokenResolver } from './api-tokens.js';
+export { apiTokenRoutes } from './api-tokens.routes.js';
