@@ -25,6 +25,13 @@ export function api(t: TestApp) {
         totalEvents: number;
       };
     },
+    /** The newest event of a type, as stored (data, pre_data, feature_name, project, ...). */
+    lastEvent: async (type: string) =>
+      (
+        await t.database.session((run) =>
+          run('SELECT * FROM events WHERE type = $1 ORDER BY id DESC LIMIT 1', [type]),
+        )
+      )[0],
     /** Raw SQL counts, to prove a rejected request left nothing behind. */
     count: async (table: string, where = 'true', params: unknown[] = []) => {
       const rows = await t.database.session((run) =>

@@ -10,18 +10,9 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const req = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: unknown, headers = {}) =>
-  t.request({ method, url, ...(payload !== undefined && { payload: payload as object }), headers });
-const lastEvent = async (type: string) =>
-  (
-    await t.database.session((run) =>
-      run('SELECT data, pre_data FROM events WHERE type = $1 ORDER BY id DESC LIMIT 1', [type]),
-    )
-  )[0];
-
 describe('context fields', () => {
   it('lists the built-in fields', async () => {
-    const res = await req('GET', '/api/admin/context');
+    const res = await t.send('GET', '/api/admin/context');
     expect(res.statusCode).toBe(200);
     expect(res.json()[0]).toMatchObject({
       name: 'environment',
@@ -42,43 +33,43 @@ describe('context fields', () => {
       sortOrder: 3,
       legalValues: [{ value: 'gold', description: 'best' }, { value: 'silver' }],
     };
-    const res = await req('POST', '/api/admin/context', body);
+    const res = await t.send('POST', '/api/admin/context', body);
     expect(res.statusCode).toBe(201);
     const created = { ...body, usedInFeatures: 0, usedInProjects: 0 };
     expect(res.json()).toMatchObject(created);
     expect(Date.parse(res.json().createdAt)).toBeGreaterThan(0);
     expect(res.json().project).toBeUndefined();
-    expect(await lastEvent('context-field-created')).toMatchObject({
+    expect(await a.lastEvent('context-field-created')).toMatchObject({
       data: { name, legalValues: body.legalValues },
       pre_data: null,
     });
-    expect((await req('GET', `/api/admin/context/${name}`)).json()).toMatchObject(created);
+    expect((await t.send('GET', `/api/admin/context/${name}`)).json()).toMatchObject(created);
 
-    const upd = await req('PUT', `/api/admin/context/${name}`, {
+    const upd = await t.send('PUT', `/api/admin/context/${name}`, {
       description: null,
       legalValues: [{ value: 'bronze' }],
     });
     expect(upd.statusCode).toBe(200);
-    const after = (await req('GET', `/api/admin/context/${name}`)).json();
+    const after = (await t.send('GET', `/api/admin/context/${name}`)).json();
     expect(after).toMatchObject({
       description: null,
       stickiness: true,
       sortOrder: 3,
       legalValues: [{ value: 'bronze' }],
     });
-    expect(await lastEvent('context-field-updated')).toMatchObject({
+    expect(await a.lastEvent('context-field-updated')).toMatchObject({
       data: { description: null },
       pre_data: { description: 'tier' },
     });
 
-    expect((await req('DELETE', `/api/admin/context/${name}`)).statusCode).toBe(200);
-    expect(await lastEvent('context-field-deleted')).toMatchObject({ data: null, pre_data: { name } });
-    expect((await req('GET', `/api/admin/context/${name}`)).statusCode).toBe(404);
+    expect((await t.send('DELETE', `/api/admin/context/${name}`)).statusCode).toBe(200);
+    expect(await a.lastEvent('context-field-deleted')).toMatchObject({ data: null, pre_data: { name } });
+    expect((await t.send('GET', `/api/admin/context/${name}`)).statusCode).toBe(404);
   });
 
   it('counts the flags and projects that constrain on a field', async () => {
     const name = uniqueName('ctx');
-    await req('POST', '/api/admin/context', { name });
+    await t.send('POST', '/api/admin/context', { name });
     const flag = uniqueName();
     await a.createFlag('default', { name: flag });
     await t.database.session((run) =>
@@ -88,19 +79,19 @@ describe('context fields', () => {
         [uniqueName('s'), flag, JSON.stringify([{ contextName: name, operator: 'IN', values: ['x'] }])],
       ),
     );
-    expect((await req('GET', `/api/admin/context/${name}`)).json()).toMatchObject({
+    expect((await t.send('GET', `/api/admin/context/${name}`)).json()).toMatchObject({
       usedInFeatures: 1,
       usedInProjects: 1,
     });
   });
 
   it('validate: 200 free, 409 taken, 400 invalid', async () => {
-    const free = await req('POST', '/api/admin/context/validate', { name: uniqueName('ctx') });
+    const free = await t.send('POST', '/api/admin/context/validate', { name: uniqueName('ctx') });
     expect(free.statusCode).toBe(200);
-    const taken = await req('POST', '/api/admin/context/validate', { name: 'userId' });
+    const taken = await t.send('POST', '/api/admin/context/validate', { name: 'userId' });
     expect(taken.statusCode).toBe(409);
     expect(taken.json().name).toBe('NameExistsError');
-    expect((await req('POST', '/api/admin/context/validate', { name: 'a b' })).statusCode).toBe(400);
+    expect((await t.send('POST', '/api/admin/context/validate', { name: 'a b' })).statusCode).toBe(400);
   });
 
   it.each([
@@ -120,7 +111,7 @@ describe('context fields', () => {
     ['a fractional sortOrder', { name: 'bad-sort', sortOrder: 1.5 }, '/body/sortOrder'],
   ])('create refuses %s with 400 and stores nothing', async (_label, body, path) => {
     const before = await a.count('context_fields');
-    const res = await req('POST', '/api/admin/context', body);
+    const res = await t.send('POST', '/api/admin/context', body);
     expect(res.statusCode).toBe(400);
     expect(res.json().name).toBe('ValidationError');
     expect(res.json().details[0].path).toBe(path);
@@ -129,28 +120,29 @@ describe('context fields', () => {
 
   it('answers 409 for a taken name, 404 for unknown fields and projects, recording nothing', async () => {
     const before = await a.count('events');
-    expect((await req('POST', '/api/admin/context', { name: 'userId' })).statusCode).toBe(409);
+    expect((await t.send('POST', '/api/admin/context', { name: 'userId' })).statusCode).toBe(409);
     expect(
-      (await req('POST', '/api/admin/context', { name: uniqueName('ctx'), project: 'no-such-project' }))
+      (await t.send('POST', '/api/admin/context', { name: uniqueName('ctx'), project: 'no-such-project' }))
         .statusCode,
     ).toBe(404);
-    expect((await req('GET', '/api/admin/context/nope')).statusCode).toBe(404);
-    expect((await req('PUT', '/api/admin/context/nope', { description: 'x' })).statusCode).toBe(404);
-    const del = await req('DELETE', '/api/admin/context/nope');
+    expect((await t.send('GET', '/api/admin/context/nope')).statusCode).toBe(404);
+    expect((await t.send('PUT', '/api/admin/context/nope', { description: 'x' })).statusCode).toBe(404);
+    const del = await t.send('DELETE', '/api/admin/context/nope');
     expect(del.statusCode).toBe(404);
     expect(del.json().name).toBe('NotFoundError');
     expect(await a.count('events')).toBe(before);
   });
 
   it('answers 401 without a token', async () => {
-    expect((await req('GET', '/api/admin/context', undefined, { authorization: undefined })).statusCode).toBe(
-      401,
-    );
     expect(
-      (await req('POST', '/api/admin/context', { name: 'x1' }, { authorization: undefined })).statusCode,
+      (await t.send('GET', '/api/admin/context', undefined, { authorization: undefined })).statusCode,
     ).toBe(401);
     expect(
-      (await req('DELETE', '/api/admin/context/userId', undefined, { authorization: undefined })).statusCode,
+      (await t.send('POST', '/api/admin/context', { name: 'x1' }, { authorization: undefined })).statusCode,
+    ).toBe(401);
+    expect(
+      (await t.send('DELETE', '/api/admin/context/userId', undefined, { authorization: undefined }))
+        .statusCode,
     ).toBe(401);
   });
 });

@@ -10,18 +10,6 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const req = (
-  method: string,
-  url: string,
-  payload?: unknown,
-  headers: Record<string, string | undefined> = {},
-) =>
-  t.request({
-    method: method as 'GET',
-    url,
-    ...(payload !== undefined && { payload: payload as object }),
-    headers,
-  });
 /** A request with no body and no Content-Type, as `curl -X POST` sends it. */
 const bare = (method: string, url: string) =>
   t.app.inject({ method: method as 'POST', url, headers: { authorization: ADMIN_TOKEN } });
@@ -37,14 +25,14 @@ const envEvents = async (name: string) => {
 };
 const create = async (body: Record<string, unknown> = {}) => {
   const name = uniqueName('env');
-  const res = await req('POST', '/api/admin/environments', { name, type: 'test', ...body });
+  const res = await t.send('POST', '/api/admin/environments', { name, type: 'test', ...body });
   if (res.statusCode !== 201) throw new Error(res.body);
   return name;
 };
 
 describe('GET /api/admin/environments', () => {
   it('lists environments by sort order with their counts', async () => {
-    const res = await req('GET', '/api/admin/environments');
+    const res = await t.send('GET', '/api/admin/environments');
     expect(res.statusCode).toBe(200);
     const body = res.json();
     expect(body.version).toBe(1);
@@ -74,7 +62,7 @@ describe('GET /api/admin/environments', () => {
 
   it('answers 401 without a token', async () => {
     expect(
-      (await req('GET', '/api/admin/environments', undefined, { authorization: undefined })).statusCode,
+      (await t.send('GET', '/api/admin/environments', undefined, { authorization: undefined })).statusCode,
     ).toBe(401);
   });
 });
@@ -82,19 +70,19 @@ describe('GET /api/admin/environments', () => {
 describe('POST /api/admin/environments', () => {
   it('creates an environment and records environment-created', async () => {
     const name = uniqueName('env');
-    const res = await req('POST', '/api/admin/environments', { name, type: 'staging', sortOrder: 1 });
+    const res = await t.send('POST', '/api/admin/environments', { name, type: 'staging', sortOrder: 1 });
     expect(res.statusCode).toBe(201);
     const env = { name, type: 'staging', enabled: true, protected: false, sortOrder: 1 };
     expect(res.json()).toEqual({ ...env, projectCount: 0, apiTokenCount: 0, enabledToggleCount: 0 });
     const [ev] = await envEvents(name);
     expect(ev).toEqual({ type: 'environment-created', data: env, pre_data: null });
-    expect((await req('GET', '/api/admin/environments')).json().environments[0].name).toBe(name);
+    expect((await t.send('GET', '/api/admin/environments')).json().environments[0].name).toBe(name);
   });
 
   it('refuses a duplicate (409), bad names and types (400), no token (401), changing nothing', async () => {
     const name = await create();
     const before = await a.count('events');
-    const dup = await req('POST', '/api/admin/environments', { name, type: 'other' });
+    const dup = await t.send('POST', '/api/admin/environments', { name, type: 'other' });
     expect([dup.statusCode, dup.json().name]).toEqual([409, 'NameExistsError']);
     for (const [body, path] of [
       [{ name: 'has space', type: 'x' }, '/body/name'],
@@ -104,12 +92,12 @@ describe('POST /api/admin/environments', () => {
       [{ name: uniqueName('e') }, '/body/type'],
       [{ name: uniqueName('e'), type: 'x', sortOrder: 'first' }, '/body/sortOrder'],
     ] as const) {
-      const res = await req('POST', '/api/admin/environments', body);
+      const res = await t.send('POST', '/api/admin/environments', body);
       expect(res.statusCode).toBe(400);
       expect(res.json().name).toBe('ValidationError');
       expect(res.json().details.map((d: { path: string }) => d.path)).toContain(path);
     }
-    const anon = await req(
+    const anon = await t.send(
       'POST',
       '/api/admin/environments',
       { name: uniqueName('e'), type: 'x' },
@@ -117,19 +105,19 @@ describe('POST /api/admin/environments', () => {
     );
     expect(anon.statusCode).toBe(401);
     expect(await a.count('events')).toBe(before);
-    expect((await req('GET', `/api/admin/environments/${name}`)).json().type).toBe('test');
+    expect((await t.send('GET', `/api/admin/environments/${name}`)).json().type).toBe('test');
   });
 });
 
 describe('GET /api/admin/environments/:name', () => {
   it('answers the environment, 404 when unknown', async () => {
     const name = await create();
-    expect((await req('GET', `/api/admin/environments/${name}`)).json()).toMatchObject({
+    expect((await t.send('GET', `/api/admin/environments/${name}`)).json()).toMatchObject({
       name,
       type: 'test',
       enabled: true,
     });
-    const res = await req('GET', '/api/admin/environments/nope');
+    const res = await t.send('GET', '/api/admin/environments/nope');
     expect([res.statusCode, res.json().name]).toEqual([404, 'NotFoundError']);
   });
 });
@@ -137,7 +125,7 @@ describe('GET /api/admin/environments/:name', () => {
 describe('PUT /api/admin/environments/update/:name', () => {
   it('changes type and sortOrder (absent keeps) and records environment-updated', async () => {
     const name = await create({ sortOrder: 50 });
-    const res = await req('PUT', `/api/admin/environments/update/${name}`, { type: 'production' });
+    const res = await t.send('PUT', `/api/admin/environments/update/${name}`, { type: 'production' });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ name, type: 'production', sortOrder: 50 });
     const [ev] = await envEvents(name);
@@ -154,13 +142,13 @@ describe('PUT /api/admin/environments/update/:name', () => {
       run('UPDATE environments SET protected = true WHERE name = $1', [name]),
     );
     const before = await a.count('events');
-    const unknown = await req('PUT', '/api/admin/environments/update/nope', { type: 'x' });
+    const unknown = await t.send('PUT', '/api/admin/environments/update/nope', { type: 'x' });
     expect([unknown.statusCode, unknown.json().name]).toEqual([404, 'NotFoundError']);
-    const prot = await req('PUT', `/api/admin/environments/update/${name}`, { type: 'x' });
+    const prot = await t.send('PUT', `/api/admin/environments/update/${name}`, { type: 'x' });
     expect([prot.statusCode, prot.json().name]).toEqual([403, 'InvalidOperationError']);
-    const bad = await req('PUT', `/api/admin/environments/update/${name}`, { sortOrder: 1.5 });
+    const bad = await t.send('PUT', `/api/admin/environments/update/${name}`, { sortOrder: 1.5 });
     expect([bad.statusCode, bad.json().details[0].path]).toEqual([400, '/body/sortOrder']);
-    const anon = await req(
+    const anon = await t.send(
       'PUT',
       `/api/admin/environments/update/${name}`,
       { type: 'x' },
@@ -175,10 +163,10 @@ describe('DELETE /api/admin/environments/:name', () => {
   it('deletes the environment with its configuration and records environment-deleted', async () => {
     const name = await create();
     const project = uniqueName('proj');
-    await req('POST', '/api/admin/projects', { id: project, name: 'p', environments: [name] });
+    await t.send('POST', '/api/admin/projects', { id: project, name: 'p', environments: [name] });
     const flag = uniqueName();
     await a.createFlag(project, { name: flag });
-    const res = await req('DELETE', `/api/admin/environments/${name}`);
+    const res = await t.send('DELETE', `/api/admin/environments/${name}`);
     expect(res.statusCode).toBe(200);
     expect(await a.count('environments', 'name = $1', [name])).toBe(0);
     expect(await a.count('project_environments', 'environment_name = $1', [name])).toBe(0);
@@ -193,11 +181,11 @@ describe('DELETE /api/admin/environments/:name', () => {
       run('UPDATE environments SET protected = true WHERE name = $1', [name]),
     );
     const before = await a.count('events');
-    const prot = await req('DELETE', `/api/admin/environments/${name}`);
+    const prot = await t.send('DELETE', `/api/admin/environments/${name}`);
     expect([prot.statusCode, prot.json().name]).toEqual([403, 'InvalidOperationError']);
-    expect((await req('DELETE', '/api/admin/environments/nope')).statusCode).toBe(404);
+    expect((await t.send('DELETE', '/api/admin/environments/nope')).statusCode).toBe(404);
     expect(
-      (await req('DELETE', `/api/admin/environments/${name}`, undefined, { authorization: undefined }))
+      (await t.send('DELETE', `/api/admin/environments/${name}`, undefined, { authorization: undefined }))
         .statusCode,
     ).toBe(401);
     expect(await a.count('environments', 'name = $1', [name])).toBe(1);
@@ -209,7 +197,7 @@ describe('POST /api/admin/environments/:name/on|off', () => {
   it('toggles without a body (204) and records environment-updated only on change', async () => {
     const name = await create();
     expect((await bare('POST', `/api/admin/environments/${name}/off`)).statusCode).toBe(204);
-    expect((await req('GET', `/api/admin/environments/${name}`)).json().enabled).toBe(false);
+    expect((await t.send('GET', `/api/admin/environments/${name}`)).json().enabled).toBe(false);
     expect((await bare('POST', `/api/admin/environments/${name}/off`)).statusCode).toBe(204);
     expect((await bare('POST', `/api/admin/environments/${name}/on`)).statusCode).toBe(204);
     const events = await envEvents(name);
@@ -229,7 +217,7 @@ describe('POST /api/admin/environments/:name/on|off', () => {
   });
 
   it('refuses to disable the last enabled environment (400)', async () => {
-    const enabled = (await req('GET', '/api/admin/environments'))
+    const enabled = (await t.send('GET', '/api/admin/environments'))
       .json()
       .environments.filter((e: { enabled: boolean }) => e.enabled);
     const [last, ...others] = enabled.map((e: { name: string }) => e.name);

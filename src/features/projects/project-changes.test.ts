@@ -22,25 +22,13 @@ interface Ev {
 }
 const projectEvents = async (id: string) =>
   (await t.request({ method: 'GET', url: `/api/admin/events?project=${id}` })).json().events as Ev[];
-const req = (
-  method: string,
-  url: string,
-  payload?: unknown,
-  headers: Record<string, string | undefined> = {},
-) =>
-  t.request({
-    method: method as 'GET',
-    url,
-    ...(payload !== undefined && { payload: payload as object }),
-    headers,
-  });
 const createProject = async (body: Record<string, unknown> = {}) => {
   const id = uniqueName('proj');
-  const res = await req('POST', '/api/admin/projects', { id, name: `Project ${id}`, ...body });
+  const res = await t.send('POST', '/api/admin/projects', { id, name: `Project ${id}`, ...body });
   if (res.statusCode !== 201) throw new Error(`createProject ${res.statusCode}: ${res.body}`);
   return id;
 };
-const overview = async (id: string) => (await req('GET', `/api/admin/projects/${id}`)).json();
+const overview = async (id: string) => (await t.send('GET', `/api/admin/projects/${id}`)).json();
 const noBody = (method: string, url: string) =>
   t.app.inject({
     method: method as 'POST',
@@ -51,7 +39,7 @@ const noBody = (method: string, url: string) =>
 describe('PUT /api/admin/projects/:projectId and /settings', () => {
   it('changes the properties sent, keeps the rest and records project-updated', async () => {
     const id = await createProject({ description: 'old', featureNaming: { pattern: 'x.*', example: 'xy' } });
-    const res = await req('PUT', `/api/admin/projects/${id}`, { name: 'Renamed', featureLimit: 7 });
+    const res = await t.send('PUT', `/api/admin/projects/${id}`, { name: 'Renamed', featureLimit: 7 });
     expect(res.statusCode).toBe(200);
     expect(await overview(id)).toMatchObject({
       name: 'Renamed',
@@ -69,7 +57,7 @@ describe('PUT /api/admin/projects/:projectId and /settings', () => {
 
   it('settings: null clears featureNaming and featureLimit, mode and stickiness change', async () => {
     const id = await createProject({ featureLimit: 3, featureNaming: { pattern: 'x.*' } });
-    const res = await req('PUT', `/api/admin/projects/${id}/settings`, {
+    const res = await t.send('PUT', `/api/admin/projects/${id}/settings`, {
       mode: 'private',
       defaultStickiness: 'sessionId',
       featureLimit: null,
@@ -87,12 +75,12 @@ describe('PUT /api/admin/projects/:projectId and /settings', () => {
 
   it('the naming pattern set applies to new flags', async () => {
     const id = await createProject();
-    await req('PUT', `/api/admin/projects/${id}/settings`, { featureNaming: { pattern: 'ok-[0-9]+' } });
-    const bad = await req('POST', `/api/admin/projects/${id}/features`, { name: uniqueName() });
+    await t.send('PUT', `/api/admin/projects/${id}/settings`, { featureNaming: { pattern: 'ok-[0-9]+' } });
+    const bad = await t.send('POST', `/api/admin/projects/${id}/features`, { name: uniqueName() });
     expect(bad.statusCode).toBe(400);
-    expect((await req('POST', `/api/admin/projects/${id}/features`, { name: 'ok-1234567' })).statusCode).toBe(
-      200,
-    );
+    expect(
+      (await t.send('POST', `/api/admin/projects/${id}/features`, { name: 'ok-1234567' })).statusCode,
+    ).toBe(200);
   });
 
   it.each([
@@ -103,18 +91,18 @@ describe('PUT /api/admin/projects/:projectId and /settings', () => {
     async (_m, suffix) => {
       const id = await createProject();
       const before = await a.count('events');
-      const bad = await req('PUT', `/api/admin/projects/${id}${suffix}`, {
+      const bad = await t.send('PUT', `/api/admin/projects/${id}${suffix}`, {
         featureNaming: { pattern: 'a b' },
       });
       expect(bad.statusCode).toBe(400);
       expect(bad.json().details[0].path).toBe('/body/featureNaming/pattern');
-      const badLimit = await req('PUT', `/api/admin/projects/${id}${suffix}`, { featureLimit: 'x' });
+      const badLimit = await t.send('PUT', `/api/admin/projects/${id}${suffix}`, { featureLimit: 'x' });
       expect(badLimit.statusCode).toBe(400);
       expect(badLimit.json().name).toBe('ValidationError');
-      const unknown = await req('PUT', `/api/admin/projects/nope${suffix}`, { mode: 'open' });
+      const unknown = await t.send('PUT', `/api/admin/projects/nope${suffix}`, { mode: 'open' });
       expect(unknown.statusCode).toBe(404);
       expect(unknown.json().name).toBe('NotFoundError');
-      const anon = await req(
+      const anon = await t.send(
         'PUT',
         `/api/admin/projects/${id}${suffix}`,
         { mode: 'open' },
@@ -133,7 +121,7 @@ describe('DELETE /api/admin/projects/:projectId', () => {
     const flag = uniqueName();
     await a.createFlag(id, { name: flag });
     await a.updateFlag(id, flag, { archived: true });
-    const res = await req('DELETE', `/api/admin/projects/${id}`);
+    const res = await t.send('DELETE', `/api/admin/projects/${id}`);
     expect(res.statusCode).toBe(200);
     expect(await a.count('projects', 'id = $1', [id])).toBe(0);
     expect(await a.count('features', 'name = $1', [flag])).toBe(0);
@@ -141,7 +129,7 @@ describe('DELETE /api/admin/projects/:projectId', () => {
     expect(types.slice(0, 2)).toEqual(['project-deleted', 'feature-deleted']);
     const [deleted] = await projectEvents(id);
     expect(deleted?.preData).toMatchObject({ id, environments: ['development', 'production'] });
-    expect((await req('GET', `/api/admin/projects/${id}`)).statusCode).toBe(404);
+    expect((await t.send('GET', `/api/admin/projects/${id}`)).statusCode).toBe(404);
   });
 
   it('refuses a project with active flags and the default project (403 InvalidOperationError)', async () => {
@@ -149,7 +137,7 @@ describe('DELETE /api/admin/projects/:projectId', () => {
     await a.createFlag(id, { name: uniqueName() });
     const before = await a.count('events');
     for (const target of [id, 'default']) {
-      const res = await req('DELETE', `/api/admin/projects/${target}`);
+      const res = await t.send('DELETE', `/api/admin/projects/${target}`);
       expect(res.statusCode).toBe(403);
       expect(res.json().name).toBe('InvalidOperationError');
     }
@@ -158,10 +146,11 @@ describe('DELETE /api/admin/projects/:projectId', () => {
   });
 
   it('answers 404 for an unknown project and 401 without a token', async () => {
-    expect((await req('DELETE', '/api/admin/projects/nope')).statusCode).toBe(404);
+    expect((await t.send('DELETE', '/api/admin/projects/nope')).statusCode).toBe(404);
     const id = await createProject();
     expect(
-      (await req('DELETE', `/api/admin/projects/${id}`, undefined, { authorization: undefined })).statusCode,
+      (await t.send('DELETE', `/api/admin/projects/${id}`, undefined, { authorization: undefined }))
+        .statusCode,
     ).toBe(401);
     expect(await a.count('projects', 'id = $1', [id])).toBe(1);
   });
@@ -170,7 +159,7 @@ describe('DELETE /api/admin/projects/:projectId', () => {
 describe('project environments', () => {
   const newEnv = async () => {
     const name = uniqueName('env');
-    const res = await req('POST', '/api/admin/environments', { name, type: 'test' });
+    const res = await t.send('POST', '/api/admin/environments', { name, type: 'test' });
     if (res.statusCode !== 201) throw new Error(res.body);
     return name;
   };
@@ -180,7 +169,7 @@ describe('project environments', () => {
     const id = await createProject({ environments: ['development'] });
     const flag = uniqueName();
     await a.createFlag(id, { name: flag });
-    const res = await req('POST', `/api/admin/projects/${id}/environments`, { environment: env });
+    const res = await t.send('POST', `/api/admin/projects/${id}/environments`, { environment: env });
     expect(res.statusCode).toBe(200);
     const got = (await a.getFlag(id, flag)).json();
     expect(got.environments.map((e: { name: string; enabled: boolean }) => [e.name, e.enabled])).toEqual([
@@ -204,10 +193,10 @@ describe('project environments', () => {
       [`/api/admin/projects/${id}/environments`, {}, 400, 'ValidationError'],
     ];
     for (const [url, body, status, name] of cases) {
-      const res = await req('POST', url, body);
+      const res = await t.send('POST', url, body);
       expect([res.statusCode, res.json().name]).toEqual([status, name]);
     }
-    const anon = await req(
+    const anon = await t.send(
       'POST',
       `/api/admin/projects/${id}/environments`,
       { environment: 'x' },
@@ -221,7 +210,7 @@ describe('project environments', () => {
     const id = await createProject({ environments: ['development', 'production'] });
     const flag = uniqueName();
     await a.createFlag(id, { name: flag });
-    const res = await req('DELETE', `/api/admin/projects/${id}/environments/production`);
+    const res = await t.send('DELETE', `/api/admin/projects/${id}/environments/production`);
     expect(res.statusCode).toBe(200);
     expect(await a.count('feature_environments', 'feature_name = $1', [flag])).toBe(1);
     expect((await projectEvents(id))[0]).toMatchObject({
@@ -229,12 +218,14 @@ describe('project environments', () => {
       environment: 'production',
     });
     const before = await a.count('events');
-    const again = await req('DELETE', `/api/admin/projects/${id}/environments/production`);
+    const again = await t.send('DELETE', `/api/admin/projects/${id}/environments/production`);
     expect([again.statusCode, again.json().name]).toEqual([404, 'NotFoundError']);
-    const last = await req('DELETE', `/api/admin/projects/${id}/environments/development`);
+    const last = await t.send('DELETE', `/api/admin/projects/${id}/environments/development`);
     expect([last.statusCode, last.json().name]).toEqual([403, 'InvalidOperationError']);
     expect(await a.count('feature_environments', 'feature_name = $1', [flag])).toBe(1);
-    expect((await req('DELETE', '/api/admin/projects/nope/environments/development')).statusCode).toBe(404);
+    expect((await t.send('DELETE', '/api/admin/projects/nope/environments/development')).statusCode).toBe(
+      404,
+    );
     expect(await a.count('events')).toBe(before);
   });
 
@@ -245,7 +236,7 @@ describe('project environments', () => {
       name: 'flexibleRollout',
       parameters: { rollout: '50', stickiness: 'default', groupId: '' },
     };
-    const res = await req('POST', url, first);
+    const res = await t.send('POST', url, first);
     expect(res.statusCode).toBe(200);
     const stored = {
       name: 'flexibleRollout',
@@ -258,7 +249,7 @@ describe('project environments', () => {
       segments: [],
     };
     expect(res.json()).toEqual(stored);
-    const second = await req('PUT', url, { name: 'default' });
+    const second = await t.send('PUT', url, { name: 'default' });
     expect(second.statusCode).toBe(200);
     expect((await overview(id)).environments[1]).toEqual({
       environment: 'production',
@@ -282,12 +273,12 @@ describe('project environments', () => {
     const id = await createProject();
     const before = await a.count('events');
     const url = `/api/admin/projects/${id}/environments/production/default-strategy`;
-    const bad = await req('POST', url, { name: 'no-such-strategy' });
+    const bad = await t.send('POST', url, { name: 'no-such-strategy' });
     expect([bad.statusCode, bad.json().details[0].path]).toEqual([400, '/body/name']);
-    const seg = await req('POST', url, { name: 'default', segments: [999999] });
+    const seg = await t.send('POST', url, { name: 'default', segments: [999999] });
     expect([seg.statusCode, seg.json().details[0].path]).toEqual([400, '/body/segments/0']);
     // The same rules as a flag's strategy: constraint values and variant weights are checked.
-    const constraint = await req('POST', url, {
+    const constraint = await t.send('POST', url, {
       name: 'default',
       constraints: [{ contextName: 'version', operator: 'SEMVER_EQ', value: 'not-semver' }],
     });
@@ -295,30 +286,35 @@ describe('project environments', () => {
       400,
       '/body/constraints/0/value',
     ]);
-    const operator = await req('POST', url, {
+    const operator = await t.send('POST', url, {
       name: 'default',
       constraints: [{ contextName: 'a', operator: 'LIKE', values: ['x'] }],
     });
     expect(operator.statusCode).toBe(400);
-    const weights = await req('POST', url, {
+    const weights = await t.send('POST', url, {
       name: 'default',
       variants: [{ name: 'a', weight: 1200, weightType: 'fix', stickiness: 'default' }],
     });
     expect(weights.statusCode).toBe(400);
-    const params = await req('POST', url, { name: 'default', parameters: { rollout: 5 } });
+    const params = await t.send('POST', url, { name: 'default', parameters: { rollout: 5 } });
     expect([params.statusCode, params.json().name]).toEqual([400, 'ValidationError']);
     expect(
       (
-        await req('POST', `/api/admin/projects/nope/environments/production/default-strategy`, {
+        await t.send('POST', `/api/admin/projects/nope/environments/production/default-strategy`, {
           name: 'default',
         })
       ).statusCode,
     ).toBe(404);
     expect(
-      (await req('POST', `/api/admin/projects/${id}/environments/nope/default-strategy`, { name: 'default' }))
-        .statusCode,
+      (
+        await t.send('POST', `/api/admin/projects/${id}/environments/nope/default-strategy`, {
+          name: 'default',
+        })
+      ).statusCode,
     ).toBe(404);
-    expect((await req('POST', url, { name: 'default' }, { authorization: undefined })).statusCode).toBe(401);
+    expect((await t.send('POST', url, { name: 'default' }, { authorization: undefined })).statusCode).toBe(
+      401,
+    );
     expect(await a.count('events')).toBe(before);
   });
 });

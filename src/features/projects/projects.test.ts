@@ -20,31 +20,19 @@ interface Ev {
 }
 const projectEvents = async (id: string) =>
   (await t.request({ method: 'GET', url: `/api/admin/events?project=${id}` })).json().events as Ev[];
-const req = (
-  method: string,
-  url: string,
-  payload?: unknown,
-  headers: Record<string, string | undefined> = {},
-) =>
-  t.request({
-    method: method as 'GET',
-    url,
-    ...(payload !== undefined && { payload: payload as object }),
-    headers,
-  });
 const createProject = async (body: Record<string, unknown> = {}) => {
   const id = (body.id as string) ?? uniqueName('proj');
-  const res = await req('POST', '/api/admin/projects', { id, name: `Project ${id}`, ...body });
+  const res = await t.send('POST', '/api/admin/projects', { id, name: `Project ${id}`, ...body });
   if (res.statusCode !== 201) throw new Error(`createProject ${res.statusCode}: ${res.body}`);
   return id;
 };
 const listed = async (id: string) =>
-  (await req('GET', '/api/admin/projects')).json().projects.find((p: { id: string }) => p.id === id);
+  (await t.send('GET', '/api/admin/projects')).json().projects.find((p: { id: string }) => p.id === id);
 
 describe('POST /api/admin/projects', () => {
   it('creates a project with every enabled environment and records project-created', async () => {
     const id = uniqueName('proj');
-    const res = await req('POST', '/api/admin/projects', {
+    const res = await t.send('POST', '/api/admin/projects', {
       id,
       name: 'Checkout',
       description: 'team',
@@ -73,7 +61,7 @@ describe('POST /api/admin/projects', () => {
 
   it('applies defaults, derives an id from the name, and a fresh project works for flags', async () => {
     const name = `Hello World ${uniqueName('x')}`;
-    const res = await req('POST', '/api/admin/projects', { name });
+    const res = await t.send('POST', '/api/admin/projects', { name });
     expect(res.statusCode).toBe(201);
     const body = res.json();
     expect(body.id).toBe(name.toLowerCase().replace(/ /g, '-'));
@@ -83,7 +71,7 @@ describe('POST /api/admin/projects', () => {
       defaultStickiness: 'default',
       featureLimit: null,
     });
-    const again = await req('POST', '/api/admin/projects', { name });
+    const again = await t.send('POST', '/api/admin/projects', { name });
     expect(again.json().id).toBe(`${body.id}-2`);
     const flag = await a.createFlag(body.id, { name: uniqueName() });
     expect((flag.environments as unknown[]).length).toBe(2);
@@ -91,12 +79,12 @@ describe('POST /api/admin/projects', () => {
 
   it('gives a new project only enabled environments, or the ones listed', async () => {
     const env = uniqueName('env');
-    await req('POST', '/api/admin/environments', { name: env, type: 'test', enabled: false });
+    await t.send('POST', '/api/admin/environments', { name: env, type: 'test', enabled: false });
     const id = await createProject();
-    const envs = (await req('GET', `/api/admin/projects/${id}`)).json().environments;
+    const envs = (await t.send('GET', `/api/admin/projects/${id}`)).json().environments;
     expect(envs.map((e: { environment: string }) => e.environment)).toEqual(['development', 'production']);
     const chosen = await createProject({ environments: [env] });
-    expect((await req('GET', `/api/admin/projects/${chosen}`)).json().environments).toEqual([
+    expect((await t.send('GET', `/api/admin/projects/${chosen}`)).json().environments).toEqual([
       { environment: env },
     ]);
   });
@@ -104,7 +92,7 @@ describe('POST /api/admin/projects', () => {
   it('answers 409 NameExistsError for a taken id and changes nothing', async () => {
     const id = await createProject();
     const before = await a.count('events');
-    const res = await req('POST', '/api/admin/projects', { id, name: 'Other' });
+    const res = await t.send('POST', '/api/admin/projects', { id, name: 'Other' });
     expect(res.statusCode).toBe(409);
     expect(res.json().name).toBe('NameExistsError');
     expect((await listed(id)).name).toBe(`Project ${id}`);
@@ -113,7 +101,7 @@ describe('POST /api/admin/projects', () => {
 
   it('answers 404 for an unknown environment in the list, leaving no project', async () => {
     const id = uniqueName('proj');
-    const res = await req('POST', '/api/admin/projects', { id, name: 'x', environments: ['nope-env'] });
+    const res = await t.send('POST', '/api/admin/projects', { id, name: 'x', environments: ['nope-env'] });
     expect(res.statusCode).toBe(404);
     expect(res.json().name).toBe('NotFoundError');
     expect(await a.count('projects', 'id = $1', [id])).toBe(0);
@@ -149,7 +137,7 @@ describe('POST /api/admin/projects', () => {
   ])('refuses %s with 400 naming the field', async (_label, patch, path) => {
     const id = uniqueName('proj');
     const before = await a.count('events');
-    const res = await req('POST', '/api/admin/projects', { id, name: 'n', ...patch });
+    const res = await t.send('POST', '/api/admin/projects', { id, name: 'n', ...patch });
     expect(res.statusCode).toBe(400);
     expect(res.json().name).toBe('ValidationError');
     expect(res.json().details.map((d: { path: string }) => d.path)).toContain(path);
@@ -158,7 +146,7 @@ describe('POST /api/admin/projects', () => {
   });
 
   it('answers 401 without a token', async () => {
-    const res = await req(
+    const res = await t.send(
       'POST',
       '/api/admin/projects',
       { id: uniqueName('p'), name: 'n' },
@@ -208,13 +196,13 @@ describe('GET /api/admin/projects', () => {
     });
     expect(Date.parse(p.createdAt)).toBeGreaterThan(Date.now() - 60_000);
     expect(Date.parse(p.lastUpdatedAt)).toBeGreaterThan(Date.now() - 60_000);
-    const res = await req('GET', '/api/admin/projects');
+    const res = await t.send('GET', '/api/admin/projects');
     expect(res.json().version).toBe(1);
   });
 
   it('answers 401 without a token', async () => {
     expect(
-      (await req('GET', '/api/admin/projects', undefined, { authorization: undefined })).statusCode,
+      (await t.send('GET', '/api/admin/projects', undefined, { authorization: undefined })).statusCode,
     ).toBe(401);
   });
 });
@@ -227,7 +215,7 @@ describe('GET /api/admin/projects/:projectId (deprecated overview)', () => {
     await a.createFlag(id, { name: active, description: 'd', tags: [{ type: 'simple', value: 'tagged' }] });
     await a.createFlag(id, { name: archived });
     await a.updateFlag(id, archived, { archived: true });
-    const res = await req('GET', `/api/admin/projects/${id}`);
+    const res = await t.send('GET', `/api/admin/projects/${id}`);
     expect(res.statusCode).toBe(200);
     expect(res.headers.deprecation).toBe('true');
     const body = res.json();
@@ -273,16 +261,17 @@ describe('GET /api/admin/projects/:projectId (deprecated overview)', () => {
       hasStrategies: false,
       hasEnabledStrategies: false,
     });
-    const arch = (await req('GET', `/api/admin/projects/${id}?archived=true`)).json();
+    const arch = (await t.send('GET', `/api/admin/projects/${id}?archived=true`)).json();
     expect(arch.features.map((f: { name: string }) => f.name)).toEqual([archived]);
   });
 
   it('answers 404 for an unknown project and 401 without a token', async () => {
-    const res = await req('GET', '/api/admin/projects/no-such-project');
+    const res = await t.send('GET', '/api/admin/projects/no-such-project');
     expect(res.statusCode).toBe(404);
     expect(res.json().name).toBe('NotFoundError');
     expect(
-      (await req('GET', '/api/admin/projects/default', undefined, { authorization: undefined })).statusCode,
+      (await t.send('GET', '/api/admin/projects/default', undefined, { authorization: undefined }))
+        .statusCode,
     ).toBe(401);
   });
 });

@@ -10,12 +10,10 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const req = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: unknown, headers = {}) =>
-  t.request({ method, url, headers, ...(payload !== undefined && { payload: payload as object }) });
 const constraint = { contextName: 'userId', operator: 'IN', values: ['u1', 'u2'] };
 const stored = { ...constraint, caseInsensitive: false, inverted: false };
 const create = async (body: Record<string, unknown> = {}) => {
-  const res = await req('POST', '/api/admin/segments', {
+  const res = await t.send('POST', '/api/admin/segments', {
     name: uniqueName('seg'),
     constraints: [constraint],
     ...body,
@@ -35,7 +33,7 @@ const segmentEvents = async (id: number) =>
 describe('POST /api/admin/segments', () => {
   it('creates a segment: 201, Location, the segment, segment-created', async () => {
     const name = uniqueName('seg');
-    const res = await req('POST', '/api/admin/segments', {
+    const res = await t.send('POST', '/api/admin/segments', {
       name,
       description: 'Beta',
       constraints: [constraint],
@@ -61,8 +59,8 @@ describe('POST /api/admin/segments', () => {
       data: { id: s.id, name, constraints: [stored] },
       pre_data: null,
     });
-    expect((await req('GET', `/api/admin/segments/${s.id}`)).json()).toEqual(s);
-    expect((await req('GET', '/api/admin/segments')).json().segments).toContainEqual(s);
+    expect((await t.send('GET', `/api/admin/segments/${s.id}`)).json()).toEqual(s);
+    expect((await t.send('GET', '/api/admin/segments')).json().segments).toContainEqual(s);
   });
 
   it.each([
@@ -85,7 +83,7 @@ describe('POST /api/admin/segments', () => {
     ],
   ])('refuses %s (400, nothing stored)', async (_label, body, path) => {
     const before = await a.count('segments');
-    const res = await req('POST', '/api/admin/segments', body);
+    const res = await t.send('POST', '/api/admin/segments', body);
     expect(res.statusCode).toBe(400);
     expect(res.json().name).toBe('ValidationError');
     expect(res.json().details.map((d: { path: string }) => d.path)).toContain(path);
@@ -96,10 +94,10 @@ describe('POST /api/admin/segments', () => {
     const s = await create();
     const before = await a.count('segments');
     const events = await a.count('events');
-    const dup = await req('POST', '/api/admin/segments', { name: s.name, constraints: [] });
+    const dup = await t.send('POST', '/api/admin/segments', { name: s.name, constraints: [] });
     expect(dup.statusCode).toBe(409);
     expect(dup.json().name).toBe('NameExistsError');
-    const noProject = await req('POST', '/api/admin/segments', {
+    const noProject = await t.send('POST', '/api/admin/segments', {
       name: uniqueName('seg'),
       project: 'nope',
       constraints: [],
@@ -110,7 +108,7 @@ describe('POST /api/admin/segments', () => {
   });
 
   it('answers 401 without a token', async () => {
-    const res = await req(
+    const res = await t.send(
       'POST',
       '/api/admin/segments',
       { name: 'n', constraints: [] },
@@ -118,7 +116,7 @@ describe('POST /api/admin/segments', () => {
     );
     expect(res.statusCode).toBe(401);
     expect(
-      (await req('GET', '/api/admin/segments', undefined, { authorization: undefined })).statusCode,
+      (await t.send('GET', '/api/admin/segments', undefined, { authorization: undefined })).statusCode,
     ).toBe(401);
   });
 });
@@ -126,27 +124,27 @@ describe('POST /api/admin/segments', () => {
 describe('GET/PUT/DELETE /api/admin/segments/:id', () => {
   it('400 for an id that is not a positive 32-bit integer, 404 for an unknown one', async () => {
     for (const id of ['abc', '0', '-1', '2147483648', '1.5']) {
-      const res = await req('GET', `/api/admin/segments/${id}`);
+      const res = await t.send('GET', `/api/admin/segments/${id}`);
       expect(res.statusCode, id).toBe(400);
       expect(res.json().name).toBe('ValidationError');
     }
-    expect((await req('GET', '/api/admin/segments/2147483647')).statusCode).toBe(404);
+    expect((await t.send('GET', '/api/admin/segments/2147483647')).statusCode).toBe(404);
     expect(
-      (await req('PUT', '/api/admin/segments/2147483647', { name: 'z', constraints: [] })).statusCode,
+      (await t.send('PUT', '/api/admin/segments/2147483647', { name: 'z', constraints: [] })).statusCode,
     ).toBe(404);
-    expect((await req('DELETE', '/api/admin/segments/2147483647')).statusCode).toBe(404);
+    expect((await t.send('DELETE', '/api/admin/segments/2147483647')).statusCode).toBe(404);
   });
 
   it('PUT replaces the segment (204) and records segment-updated with preData', async () => {
     const s = await create({ description: 'old' });
     const name = uniqueName('seg');
-    const res = await req('PUT', `/api/admin/segments/${s.id}`, {
+    const res = await t.send('PUT', `/api/admin/segments/${s.id}`, {
       name,
       constraints: [{ contextName: 'v', operator: 'NUM_GT', value: '3' }],
     });
     expect(res.statusCode).toBe(204);
     expect(res.body).toBe('');
-    const after = (await req('GET', `/api/admin/segments/${s.id}`)).json();
+    const after = (await t.send('GET', `/api/admin/segments/${s.id}`)).json();
     expect(after).toMatchObject({
       name,
       description: null,
@@ -163,20 +161,20 @@ describe('GET/PUT/DELETE /api/admin/segments/:id', () => {
   it('PUT refuses a taken name (409) and bad constraints (400), changing nothing', async () => {
     const s = await create();
     const other = await create();
-    const dup = await req('PUT', `/api/admin/segments/${s.id}`, { name: other.name, constraints: [] });
+    const dup = await t.send('PUT', `/api/admin/segments/${s.id}`, { name: other.name, constraints: [] });
     expect(dup.statusCode).toBe(409);
     expect(dup.json().name).toBe('NameExistsError');
-    const bad = await req('PUT', `/api/admin/segments/${s.id}`, {
+    const bad = await t.send('PUT', `/api/admin/segments/${s.id}`, {
       name: 'fine',
       constraints: [{ contextName: 'd', operator: 'DATE_AFTER', value: '2025-13-01T00:00:00Z' }],
     });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().details[0].path).toBe('/body/constraints/0/value');
-    expect((await req('GET', `/api/admin/segments/${s.id}`)).json()).toEqual(s);
+    expect((await t.send('GET', `/api/admin/segments/${s.id}`)).json()).toEqual(s);
     expect(await segmentEvents(s.id)).toHaveLength(1);
     expect(
       (
-        await req(
+        await t.send(
           'PUT',
           `/api/admin/segments/${s.id}`,
           { name: 'x', constraints: [] },
@@ -190,7 +188,7 @@ describe('GET/PUT/DELETE /api/admin/segments/:id', () => {
     const s = await create();
     const flag = uniqueName();
     await a.createFlag('default', { name: flag });
-    const strategy = await req(
+    const strategy = await t.send(
       'POST',
       `/api/admin/projects/default/features/${flag}/environments/development/strategies`,
       {
@@ -199,9 +197,9 @@ describe('GET/PUT/DELETE /api/admin/segments/:id', () => {
       },
     );
     expect(strategy.statusCode).toBe(200);
-    const used = (await req('GET', `/api/admin/segments/${s.id}`)).json();
+    const used = (await t.send('GET', `/api/admin/segments/${s.id}`)).json();
     expect(used).toMatchObject({ usedInFeatures: 1, usedInProjects: 1 });
-    const list = await req('GET', `/api/admin/segments/${s.id}/strategies`);
+    const list = await t.send('GET', `/api/admin/segments/${s.id}/strategies`);
     expect(list.json()).toEqual({
       strategies: [
         {
@@ -213,20 +211,20 @@ describe('GET/PUT/DELETE /api/admin/segments/:id', () => {
         },
       ],
     });
-    const refused = await req('DELETE', `/api/admin/segments/${s.id}`);
+    const refused = await t.send('DELETE', `/api/admin/segments/${s.id}`);
     expect(refused.statusCode).toBe(409);
     expect(refused.json().name).toBe('NameExistsError');
     expect(await a.count('segments', 'id = $1', [s.id])).toBe(1);
 
-    await req(
+    await t.send(
       'DELETE',
       `/api/admin/projects/default/features/${flag}/environments/development/strategies/${strategy.json().id}`,
     );
     expect(
-      (await req('DELETE', `/api/admin/segments/${s.id}`, undefined, { authorization: undefined }))
+      (await t.send('DELETE', `/api/admin/segments/${s.id}`, undefined, { authorization: undefined }))
         .statusCode,
     ).toBe(401);
-    const res = await req('DELETE', `/api/admin/segments/${s.id}`);
+    const res = await t.send('DELETE', `/api/admin/segments/${s.id}`);
     expect(res.statusCode).toBe(204);
     expect(await a.count('segments', 'id = $1', [s.id])).toBe(0);
     const events = await segmentEvents(s.id);
@@ -235,6 +233,6 @@ describe('GET/PUT/DELETE /api/admin/segments/:id', () => {
       data: null,
       pre_data: { id: s.id, name: s.name },
     });
-    expect((await req('GET', `/api/admin/segments/${s.id}/strategies`)).statusCode).toBe(404);
+    expect((await t.send('GET', `/api/admin/segments/${s.id}/strategies`)).statusCode).toBe(404);
   });
 });

@@ -10,19 +10,11 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const req = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: unknown, headers = {}) =>
-  t.request({ method, url, ...(payload !== undefined && { payload: payload as object }), headers });
-const lastEvent = async (type: string) =>
-  (
-    await t.database.session((run) =>
-      run('SELECT data, pre_data FROM events WHERE type = $1 ORDER BY id DESC LIMIT 1', [type]),
-    )
-  )[0];
 const params = [{ name: 'pct', type: 'percentage', description: 'how many', required: true }];
 
 describe('strategy definitions', () => {
   it('lists the built-in strategies as not editable', async () => {
-    const res = await req('GET', '/api/admin/strategies');
+    const res = await t.send('GET', '/api/admin/strategies');
     expect(res.statusCode).toBe(200);
     expect(res.json().version).toBe(1);
     const flexible = res.json().strategies.find((s: { name: string }) => s.name === 'flexibleRollout');
@@ -38,7 +30,7 @@ describe('strategy definitions', () => {
       description: '',
       required: false,
     });
-    expect((await req('GET', '/api/admin/strategies/default')).json()).toMatchObject({
+    expect((await t.send('GET', '/api/admin/strategies/default')).json()).toMatchObject({
       name: 'default',
       editable: false,
     });
@@ -46,7 +38,7 @@ describe('strategy definitions', () => {
 
   it('creates, updates, deprecates, reactivates and deletes a custom strategy with events', async () => {
     const name = uniqueName('strat');
-    const res = await req('POST', '/api/admin/strategies', {
+    const res = await t.send('POST', '/api/admin/strategies', {
       name,
       title: 'Mine',
       description: 'd',
@@ -63,27 +55,29 @@ describe('strategy definitions', () => {
       parameters: [{ name: 'ids', type: 'list', description: '', required: false }],
     };
     expect(res.json()).toEqual(created);
-    expect(await lastEvent('strategy-created')).toMatchObject({ data: created });
+    expect(await a.lastEvent('strategy-created')).toMatchObject({ data: created });
 
-    expect((await req('PUT', `/api/admin/strategies/${name}`, { parameters: params })).statusCode).toBe(200);
+    expect((await t.send('PUT', `/api/admin/strategies/${name}`, { parameters: params })).statusCode).toBe(
+      200,
+    );
     const updated = { ...created, parameters: params };
-    expect((await req('GET', `/api/admin/strategies/${name}`)).json()).toEqual(updated);
-    expect(await lastEvent('strategy-updated')).toMatchObject({ data: updated, pre_data: created });
+    expect((await t.send('GET', `/api/admin/strategies/${name}`)).json()).toEqual(updated);
+    expect(await a.lastEvent('strategy-updated')).toMatchObject({ data: updated, pre_data: created });
 
     const dep = await t.request({ method: 'POST', url: `/api/admin/strategies/${name}/deprecate` });
     expect(dep.statusCode).toBe(200);
-    expect((await req('GET', `/api/admin/strategies/${name}`)).json().deprecated).toBe(true);
-    expect(await lastEvent('strategy-deprecated')).toMatchObject({
+    expect((await t.send('GET', `/api/admin/strategies/${name}`)).json().deprecated).toBe(true);
+    expect(await a.lastEvent('strategy-deprecated')).toMatchObject({
       data: { deprecated: true },
       pre_data: { deprecated: false },
     });
-    expect((await req('POST', `/api/admin/strategies/${name}/reactivate`)).statusCode).toBe(200);
-    expect((await req('GET', `/api/admin/strategies/${name}`)).json().deprecated).toBe(false);
-    expect(await lastEvent('strategy-reactivated')).toMatchObject({ data: { deprecated: false } });
+    expect((await t.send('POST', `/api/admin/strategies/${name}/reactivate`)).statusCode).toBe(200);
+    expect((await t.send('GET', `/api/admin/strategies/${name}`)).json().deprecated).toBe(false);
+    expect(await a.lastEvent('strategy-reactivated')).toMatchObject({ data: { deprecated: false } });
 
-    expect((await req('DELETE', `/api/admin/strategies/${name}`)).statusCode).toBe(200);
-    expect(await lastEvent('strategy-deleted')).toMatchObject({ data: null, pre_data: { name } });
-    expect((await req('GET', `/api/admin/strategies/${name}`)).statusCode).toBe(404);
+    expect((await t.send('DELETE', `/api/admin/strategies/${name}`)).statusCode).toBe(200);
+    expect(await a.lastEvent('strategy-deleted')).toMatchObject({ data: null, pre_data: { name } });
+    expect((await t.send('GET', `/api/admin/strategies/${name}`)).statusCode).toBe(404);
   });
 
   it.each([
@@ -96,7 +90,7 @@ describe('strategy definitions', () => {
     ],
   ])('create refuses %s with 400', async (_label, body, path) => {
     const before = await a.count('strategies');
-    const res = await req('POST', '/api/admin/strategies', body);
+    const res = await t.send('POST', '/api/admin/strategies', body);
     expect(res.statusCode).toBe(400);
     expect(res.json().details[0].path).toBe(path);
     expect(await a.count('strategies')).toBe(before);
@@ -104,7 +98,7 @@ describe('strategy definitions', () => {
 
   it('refuses duplicates (409), built-ins (403), strategies in use (400) and unknown names (404), recording nothing', async () => {
     const name = uniqueName('strat');
-    await req('POST', '/api/admin/strategies', { name, parameters: [] });
+    await t.send('POST', '/api/admin/strategies', { name, parameters: [] });
     const flag = uniqueName();
     await a.createFlag('default', { name: flag });
     await t.database.session((run) =>
@@ -114,14 +108,14 @@ describe('strategy definitions', () => {
       ),
     );
     const before = await a.count('events');
-    const dup = await req('POST', '/api/admin/strategies', { name, parameters: [] });
+    const dup = await t.send('POST', '/api/admin/strategies', { name, parameters: [] });
     expect(dup.statusCode).toBe(409);
     expect(dup.json().name).toBe('NameExistsError');
-    const builtIn = await req('PUT', '/api/admin/strategies/default', { parameters: [] });
+    const builtIn = await t.send('PUT', '/api/admin/strategies/default', { parameters: [] });
     expect(builtIn.statusCode).toBe(403);
     expect(builtIn.json().name).toBe('InvalidOperationError');
-    expect((await req('DELETE', '/api/admin/strategies/flexibleRollout')).statusCode).toBe(403);
-    const inUse = await req('DELETE', `/api/admin/strategies/${name}`);
+    expect((await t.send('DELETE', '/api/admin/strategies/flexibleRollout')).statusCode).toBe(403);
+    const inUse = await t.send('DELETE', `/api/admin/strategies/${name}`);
     expect(inUse.statusCode).toBe(400);
     expect(inUse.json().name).toBe('ValidationError');
     for (const [m, url, body] of [
@@ -131,7 +125,7 @@ describe('strategy definitions', () => {
       ['POST', '/api/admin/strategies/nope/deprecate', undefined],
       ['POST', '/api/admin/strategies/nope/reactivate', undefined],
     ] as const) {
-      const res = await req(m, url, body);
+      const res = await t.send(m, url, body);
       expect(res.statusCode).toBe(404);
       expect(res.json().name).toBe('NotFoundError');
     }
@@ -141,11 +135,11 @@ describe('strategy definitions', () => {
 
   it('answers 401 without a token', async () => {
     expect(
-      (await req('GET', '/api/admin/strategies', undefined, { authorization: undefined })).statusCode,
+      (await t.send('GET', '/api/admin/strategies', undefined, { authorization: undefined })).statusCode,
     ).toBe(401);
     expect(
       (
-        await req(
+        await t.send(
           'POST',
           '/api/admin/strategies',
           { name: 'x', parameters: [] },
@@ -154,8 +148,11 @@ describe('strategy definitions', () => {
       ).statusCode,
     ).toBe(401);
     expect(
-      (await req('POST', '/api/admin/strategies/default/deprecate', undefined, { authorization: undefined }))
-        .statusCode,
+      (
+        await t.send('POST', '/api/admin/strategies/default/deprecate', undefined, {
+          authorization: undefined,
+        })
+      ).statusCode,
     ).toBe(401);
   });
 });

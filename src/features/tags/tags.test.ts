@@ -10,53 +10,48 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const req = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: unknown, headers = {}) =>
-  t.request({ method, url, ...(payload !== undefined && { payload: payload as object }), headers });
-const lastEvent = async (type: string) =>
-  (
-    await t.database.session((run) =>
-      run(
-        'SELECT type, data, pre_data, feature_name, project FROM events WHERE type = $1 ORDER BY id DESC LIMIT 1',
-        [type],
-      ),
-    )
-  )[0];
 const newType = async () => {
   const name = uniqueName('tt');
-  expect((await req('POST', '/api/admin/tag-types', { name })).statusCode).toBe(201);
+  expect((await t.send('POST', '/api/admin/tag-types', { name })).statusCode).toBe(201);
   return name;
 };
 
 describe('tags', () => {
   it('creates (trimmed), reads, lists and deletes a tag with events', async () => {
     const value = uniqueName('v');
-    const res = await req('POST', '/api/admin/tags', { type: 'simple', value: `  ${value} ` });
+    const res = await t.send('POST', '/api/admin/tags', { type: 'simple', value: `  ${value} ` });
     expect(res.statusCode).toBe(201);
     expect(res.json()).toEqual({ version: 1, tag: { type: 'simple', value } });
-    expect(await lastEvent('tag-created')).toMatchObject({ data: { type: 'simple', value }, pre_data: null });
-    expect((await req('GET', `/api/admin/tags/simple/${value}`)).json()).toEqual({
+    expect(await a.lastEvent('tag-created')).toMatchObject({
+      data: { type: 'simple', value },
+      pre_data: null,
+    });
+    expect((await t.send('GET', `/api/admin/tags/simple/${value}`)).json()).toEqual({
       version: 1,
       tag: { type: 'simple', value },
     });
-    expect((await req('GET', '/api/admin/tags')).json().tags).toContainEqual({ type: 'simple', value });
-    expect((await req('GET', '/api/admin/tags/simple')).json().tags).toContainEqual({
+    expect((await t.send('GET', '/api/admin/tags')).json().tags).toContainEqual({ type: 'simple', value });
+    expect((await t.send('GET', '/api/admin/tags/simple')).json().tags).toContainEqual({
       type: 'simple',
       value,
     });
-    const del = await req('DELETE', `/api/admin/tags/simple/${value}`);
+    const del = await t.send('DELETE', `/api/admin/tags/simple/${value}`);
     expect(del.statusCode).toBe(200);
-    expect(await lastEvent('tag-deleted')).toMatchObject({ data: null, pre_data: { type: 'simple', value } });
-    expect((await req('GET', `/api/admin/tags/simple/${value}`)).statusCode).toBe(404);
+    expect(await a.lastEvent('tag-deleted')).toMatchObject({
+      data: null,
+      pre_data: { type: 'simple', value },
+    });
+    expect((await t.send('GET', `/api/admin/tags/simple/${value}`)).statusCode).toBe(404);
   });
 
   it('answers 409 for a duplicate and 404 for an unknown type, storing nothing', async () => {
     const value = uniqueName('v');
-    await req('POST', '/api/admin/tags', { type: 'simple', value });
+    await t.send('POST', '/api/admin/tags', { type: 'simple', value });
     const before = await a.count('events');
-    const dup = await req('POST', '/api/admin/tags', { type: 'simple', value });
+    const dup = await t.send('POST', '/api/admin/tags', { type: 'simple', value });
     expect(dup.statusCode).toBe(409);
     expect(dup.json().name).toBe('NameExistsError');
-    const unknown = await req('POST', '/api/admin/tags', { type: 'no-such-type', value });
+    const unknown = await t.send('POST', '/api/admin/tags', { type: 'no-such-type', value });
     expect(unknown.statusCode).toBe(404);
     expect(unknown.json().name).toBe('NotFoundError');
     expect(await a.count('tags', 'type = $1', ['no-such-type'])).toBe(0);
@@ -70,7 +65,7 @@ describe('tags', () => {
     ['a numeric value', { type: 'simple', value: 12 }, '/body/value'],
   ])('refuses %s with 400', async (_label, body, path) => {
     const before = await a.count('tags');
-    const res = await req('POST', '/api/admin/tags', body);
+    const res = await t.send('POST', '/api/admin/tags', body);
     expect(res.statusCode).toBe(400);
     expect(res.json().name).toBe('ValidationError');
     expect(res.json().details[0].path).toBe(path);
@@ -78,9 +73,9 @@ describe('tags', () => {
   });
 
   it('answers 404 for unknown tags and types on read and delete', async () => {
-    expect((await req('GET', '/api/admin/tags/simple/nope-nope')).statusCode).toBe(404);
-    expect((await req('GET', '/api/admin/tags/no-such-type')).statusCode).toBe(404);
-    const del = await req('DELETE', '/api/admin/tags/simple/nope-nope');
+    expect((await t.send('GET', '/api/admin/tags/simple/nope-nope')).statusCode).toBe(404);
+    expect((await t.send('GET', '/api/admin/tags/no-such-type')).statusCode).toBe(404);
+    const del = await t.send('DELETE', '/api/admin/tags/simple/nope-nope');
     expect(del.statusCode).toBe(404);
     expect(del.json().name).toBe('NotFoundError');
   });
@@ -91,7 +86,7 @@ describe('tags', () => {
       ['POST', '/api/admin/tags'],
       ['DELETE', '/api/admin/tags/simple/ab'],
     ] as const) {
-      const res = await req(m, url, m === 'POST' ? { type: 'simple', value: 'ab' } : undefined, {
+      const res = await t.send(m, url, m === 'POST' ? { type: 'simple', value: 'ab' } : undefined, {
         authorization: undefined,
       });
       expect(res.statusCode).toBe(401);
@@ -102,7 +97,7 @@ describe('tags', () => {
 describe('tag types', () => {
   it('creates, reads, updates (partial, null clears) and deletes with events', async () => {
     const name = uniqueName('tt');
-    const res = await req('POST', '/api/admin/tag-types', {
+    const res = await t.send('POST', '/api/admin/tag-types', {
       name,
       description: 'd',
       icon: 'i',
@@ -111,31 +106,31 @@ describe('tag types', () => {
     expect(res.statusCode).toBe(201);
     const created = { name, description: 'd', icon: 'i', color: '#AABBCC' };
     expect(res.json()).toEqual(created);
-    expect(await lastEvent('tag-type-created')).toMatchObject({ data: created });
-    expect((await req('GET', `/api/admin/tag-types/${name}`)).json()).toEqual(created);
-    expect((await req('GET', '/api/admin/tag-types')).json().tagTypes).toContainEqual(created);
+    expect(await a.lastEvent('tag-type-created')).toMatchObject({ data: created });
+    expect((await t.send('GET', `/api/admin/tag-types/${name}`)).json()).toEqual(created);
+    expect((await t.send('GET', '/api/admin/tag-types')).json().tagTypes).toContainEqual(created);
 
-    const upd = await req('PUT', `/api/admin/tag-types/${name}`, { description: 'new', color: null });
+    const upd = await t.send('PUT', `/api/admin/tag-types/${name}`, { description: 'new', color: null });
     expect(upd.statusCode).toBe(200);
     const updated = { name, description: 'new', icon: 'i', color: null };
-    expect((await req('GET', `/api/admin/tag-types/${name}`)).json()).toEqual(updated);
-    expect(await lastEvent('tag-type-updated')).toMatchObject({ data: updated, pre_data: created });
+    expect((await t.send('GET', `/api/admin/tag-types/${name}`)).json()).toEqual(updated);
+    expect(await a.lastEvent('tag-type-updated')).toMatchObject({ data: updated, pre_data: created });
 
-    await req('POST', '/api/admin/tags', { type: name, value: 'cascade' });
-    expect((await req('DELETE', `/api/admin/tag-types/${name}`)).statusCode).toBe(200);
-    expect(await lastEvent('tag-type-deleted')).toMatchObject({ pre_data: updated });
-    expect((await req('GET', `/api/admin/tag-types/${name}`)).statusCode).toBe(404);
+    await t.send('POST', '/api/admin/tags', { type: name, value: 'cascade' });
+    expect((await t.send('DELETE', `/api/admin/tag-types/${name}`)).statusCode).toBe(200);
+    expect(await a.lastEvent('tag-type-deleted')).toMatchObject({ pre_data: updated });
+    expect((await t.send('GET', `/api/admin/tag-types/${name}`)).statusCode).toBe(404);
     expect(await a.count('tags', 'type = $1', [name])).toBe(0);
   });
 
   it('validate answers valid for a free name, 409 for a taken one, 400 for a bad one', async () => {
     const name = uniqueName('tt');
-    const ok = await req('POST', '/api/admin/tag-types/validate', { name });
+    const ok = await t.send('POST', '/api/admin/tag-types/validate', { name });
     expect(ok.statusCode).toBe(200);
     expect(ok.json()).toEqual({ valid: true, tagType: { name, description: null, icon: null, color: null } });
     expect(await a.count('tag_types', 'name = $1', [name])).toBe(0);
-    expect((await req('POST', '/api/admin/tag-types/validate', { name: 'simple' })).statusCode).toBe(409);
-    expect((await req('POST', '/api/admin/tag-types/validate', { name: 'a b' })).statusCode).toBe(400);
+    expect((await t.send('POST', '/api/admin/tag-types/validate', { name: 'simple' })).statusCode).toBe(409);
+    expect((await t.send('POST', '/api/admin/tag-types/validate', { name: 'a b' })).statusCode).toBe(400);
   });
 
   it.each([
@@ -144,24 +139,26 @@ describe('tag types', () => {
     ['a 51-character name', { name: 'z'.repeat(51) }, '/body/name'],
     ['a bad colour', { name: 'good-name', color: 'red' }, '/body/color'],
   ])('create refuses %s with 400', async (_label, body, path) => {
-    const res = await req('POST', '/api/admin/tag-types', body);
+    const res = await t.send('POST', '/api/admin/tag-types', body);
     expect(res.statusCode).toBe(400);
     expect(res.json().details[0].path).toBe(path);
   });
 
   it('create answers 409 for a taken name, update/delete 404 for an unknown one, nothing recorded', async () => {
     const before = await a.count('events');
-    const dup = await req('POST', '/api/admin/tag-types', { name: 'simple' });
+    const dup = await t.send('POST', '/api/admin/tag-types', { name: 'simple' });
     expect(dup.statusCode).toBe(409);
     expect(dup.json().name).toBe('NameExistsError');
-    expect((await req('PUT', '/api/admin/tag-types/nope-nope', { description: 'x' })).statusCode).toBe(404);
-    expect((await req('DELETE', '/api/admin/tag-types/nope-nope')).statusCode).toBe(404);
-    expect((await req('GET', '/api/admin/tag-types/nope-nope')).statusCode).toBe(404);
+    expect((await t.send('PUT', '/api/admin/tag-types/nope-nope', { description: 'x' })).statusCode).toBe(
+      404,
+    );
+    expect((await t.send('DELETE', '/api/admin/tag-types/nope-nope')).statusCode).toBe(404);
+    expect((await t.send('GET', '/api/admin/tag-types/nope-nope')).statusCode).toBe(404);
     expect(await a.count('events')).toBe(before);
   });
 
   it('answers 401 without a token', async () => {
-    const res = await req('POST', '/api/admin/tag-types', { name: 'abc' }, { authorization: undefined });
+    const res = await t.send('POST', '/api/admin/tag-types', { name: 'abc' }, { authorization: undefined });
     expect(res.statusCode).toBe(401);
   });
 });
@@ -171,11 +168,11 @@ describe('tags on a flag', () => {
     const flag = uniqueName();
     await a.createFlag('default', { name: flag });
     const type = await newType();
-    const res = await req('POST', `/api/admin/features/${flag}/tags`, { type, value: 'blue' });
+    const res = await t.send('POST', `/api/admin/features/${flag}/tags`, { type, value: 'blue' });
     expect(res.statusCode).toBe(201);
     expect(res.json()).toEqual({ type, value: 'blue' });
     expect(await a.count('tags', 'type = $1', [type])).toBe(1);
-    expect((await req('GET', `/api/admin/features/${flag}/tags`)).json()).toEqual({
+    expect((await t.send('GET', `/api/admin/features/${flag}/tags`)).json()).toEqual({
       version: 1,
       tags: [{ type, value: 'blue' }],
     });
@@ -186,22 +183,22 @@ describe('tags on a flag', () => {
       project: 'default',
     });
 
-    const dup = await req('POST', `/api/admin/features/${flag}/tags`, { type, value: 'blue' });
+    const dup = await t.send('POST', `/api/admin/features/${flag}/tags`, { type, value: 'blue' });
     expect(dup.statusCode).toBe(409);
 
-    const del = await req('DELETE', `/api/admin/features/${flag}/tags/${type}/blue`);
+    const del = await t.send('DELETE', `/api/admin/features/${flag}/tags/${type}/blue`);
     expect(del.statusCode).toBe(200);
     expect((await a.flagEvents(flag)).events[0]).toMatchObject({
       type: 'feature-untagged',
       preData: { type, value: 'blue' },
     });
-    expect((await req('DELETE', `/api/admin/features/${flag}/tags/${type}/blue`)).statusCode).toBe(404);
+    expect((await t.send('DELETE', `/api/admin/features/${flag}/tags/${type}/blue`)).statusCode).toBe(404);
   });
 
   it('PUT adds and removes lists and answers the tags now on the flag', async () => {
     const flag = uniqueName();
     await a.createFlag('default', { name: flag, tags: [{ type: 'simple', value: 'old-one' }] });
-    const res = await req('PUT', `/api/admin/features/${flag}/tags`, {
+    const res = await t.send('PUT', `/api/admin/features/${flag}/tags`, {
       addedTags: [{ type: 'simple', value: 'new-one' }],
       removedTags: [
         { type: 'simple', value: 'old-one' },
@@ -218,19 +215,19 @@ describe('tags on a flag', () => {
     const flag = uniqueName();
     await a.createFlag('default', { name: flag });
     const before = await a.count('events');
-    expect((await req('GET', '/api/admin/features/no-such-flag/tags')).statusCode).toBe(404);
+    expect((await t.send('GET', '/api/admin/features/no-such-flag/tags')).statusCode).toBe(404);
     expect(
-      (await req('POST', '/api/admin/features/no-such-flag/tags', { type: 'simple', value: 'ab' }))
+      (await t.send('POST', '/api/admin/features/no-such-flag/tags', { type: 'simple', value: 'ab' }))
         .statusCode,
     ).toBe(404);
     expect(
-      (await req('POST', `/api/admin/features/${flag}/tags`, { type: 'no-such-type', value: 'ab' }))
+      (await t.send('POST', `/api/admin/features/${flag}/tags`, { type: 'no-such-type', value: 'ab' }))
         .statusCode,
     ).toBe(404);
-    const bad = await req('POST', `/api/admin/features/${flag}/tags`, { type: 'simple', value: 'a' });
+    const bad = await t.send('POST', `/api/admin/features/${flag}/tags`, { type: 'simple', value: 'a' });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().details[0].path).toBe('/body/value');
-    const badPut = await req('PUT', `/api/admin/features/${flag}/tags`, {
+    const badPut = await t.send('PUT', `/api/admin/features/${flag}/tags`, {
       addedTags: [
         { type: 'simple', value: 'fine-value' },
         { type: 'no-such-type', value: 'ab' },
@@ -242,7 +239,7 @@ describe('tags on a flag', () => {
     expect(await a.count('events')).toBe(before);
     expect(
       (
-        await req(
+        await t.send(
           'POST',
           `/api/admin/features/${flag}/tags`,
           { type: 'simple', value: 'ab' },
