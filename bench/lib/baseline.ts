@@ -2,13 +2,13 @@ import { spawn } from 'node:child_process';
 import { type Child, freePort, ROOT, startChild } from './service.js';
 
 /**
- * Starts the bare Fastify baseline as a child process: bare-server.ts under tsx like the service,
- * or (plain) bare-server.mjs under node alone.
+ * Starts the bare Fastify baseline (bare-server.mjs) as a child process: with the tsx loader like
+ * `npm start`, or (plain) under node alone.
  */
 export async function startBare(plain = false): Promise<Child> {
   const port = await freePort();
   return startChild({
-    args: plain ? ['bench/lib/bare-server.mjs'] : ['--import', 'tsx', 'bench/lib/bare-server.ts'],
+    args: plain ? ['bench/lib/bare-server.mjs'] : ['--import', 'tsx', 'bench/lib/bare-server.mjs'],
     env: { PORT: String(port) },
     readyPattern: /^Listening on /,
     timeoutMs: 30_000,
