@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Deps } from '../../deps.js';
 import type { Principal } from '../../platform/http/auth.js';
-import { invalidField, nameExists, notFound } from '../../platform/http/errors.js';
+import { invalidField, notFound } from '../../platform/http/errors.js';
 import { appendEvent } from '../events/index.js';
 import type { CloneInput } from './flags.more.schemas.js';
 import {
@@ -11,8 +11,15 @@ import {
   strategiesToCopy,
 } from './flags.more.store.js';
 import type { Flag } from './flags.schemas.js';
-import { checkLimit, checkNaming, eventData, notInProject, readFlag } from './flags.service.js';
-import { findActiveProject, findFlagArchivedState, insertFlag, lockFlag } from './flags.store.js';
+import {
+  checkLimit,
+  checkNaming,
+  eventData,
+  insertNewFlag,
+  notInProject,
+  readFlag,
+} from './flags.service.js';
+import { findActiveProject, lockFlag } from './flags.store.js';
 
 /**
  * Copies a flag of the project under a new name, as Unleash does: type, description, impression
@@ -39,7 +46,7 @@ export async function cloneFlag(
     if (!project) throw notFound(`Active project with id ${projectId} does not exist`);
     checkNaming(project, input.name);
     await checkLimit(tx, project);
-    const flag = await insertFlag(tx, {
+    const flag = await insertNewFlag(tx, {
       name: input.name,
       project: projectId,
       type: original.type,
@@ -48,14 +55,6 @@ export async function cloneFlag(
       createdByUserId: by.userId,
       createdByName: by.name,
     });
-    if (!flag) {
-      const existing = await findFlagArchivedState(tx, input.name);
-      throw nameExists(
-        existing?.archived_at
-          ? 'An archived flag with that name already exists'
-          : 'A flag with that name already exists',
-      );
-    }
     const base = {
       createdBy: by.name,
       createdByUserId: by.userId,

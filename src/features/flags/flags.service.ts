@@ -17,6 +17,7 @@ import {
   leaveLifecycleStage,
   loadFlagView,
   lockFlag,
+  type NewFlag,
   type ProjectForFlags,
   updateFlag,
 } from './flags.store.js';
@@ -69,6 +70,21 @@ export async function checkLimit(tx: Db, project: ProjectForFlags) {
   }
 }
 
+/**
+ * Inserts a flag; a name taken by any flag, archived or not, is a 409 (the primary key decides,
+ * the lookup only words the message).
+ */
+export async function insertNewFlag(tx: Db, flag: NewFlag) {
+  const inserted = await insertFlag(tx, flag);
+  if (inserted) return inserted;
+  const existing = await findFlagArchivedState(tx, flag.name);
+  throw nameExists(
+    existing?.archived_at
+      ? 'An archived flag with that name already exists'
+      : 'A flag with that name already exists',
+  );
+}
+
 export async function createFlag(deps: Deps, projectId: string, input: CreateFlagInput, by: Principal) {
   if (input.name === '.' || input.name === '..')
     throw invalidField('/body/name', '"." and ".." are not flag names.');
@@ -77,7 +93,7 @@ export async function createFlag(deps: Deps, projectId: string, input: CreateFla
     if (!project) throw notFound(`Active project with id ${projectId} does not exist`);
     checkNaming(project, input.name);
     await checkLimit(tx, project);
-    const flag = await insertFlag(tx, {
+    const flag = await insertNewFlag(tx, {
       name: input.name,
       project: projectId,
       type: input.type ?? 'release',
@@ -86,14 +102,6 @@ export async function createFlag(deps: Deps, projectId: string, input: CreateFla
       createdByUserId: by.userId,
       createdByName: by.name,
     });
-    if (!flag) {
-      const existing = await findFlagArchivedState(tx, input.name);
-      throw nameExists(
-        existing?.archived_at
-          ? 'An archived flag with that name already exists'
-          : 'A flag with that name already exists',
-      );
-    }
     await insertFlagTags(tx, flag.name, input.tags ?? [], by.userId);
     await appendEvent(tx, {
       type: 'feature-created',

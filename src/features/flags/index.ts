@@ -12,3 +12,4 @@ export {
   StrategySchema,
   StrategyVariantSchema,
 } from './flags.schemas.js';
+export { lockFlag } from './flags.store.js';

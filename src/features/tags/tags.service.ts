@@ -3,6 +3,7 @@ import type { Db } from '../../platform/db/index.js';
 import type { Principal } from '../../platform/http/auth.js';
 import { invalidField, nameExists, notFound } from '../../platform/http/errors.js';
 import { appendEvent } from '../events/index.js';
+import { lockFlag } from '../flags/index.js';
 import type {
   CreateTagTypeInput,
   Tag,
@@ -130,7 +131,7 @@ export async function deleteTagType(deps: Deps, name: string, by: Principal) {
 // ---- tags on a flag ----
 
 async function requireFlag(db: Db, name: string): Promise<string> {
-  const project = await store.findFlagProject(db, name);
+  const project = (await lockFlag(db, name))?.project;
   if (!project) throw notFound(`Could not find feature flag with name "${name}".`);
   return project;
 }

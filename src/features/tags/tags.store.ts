@@ -72,16 +72,6 @@ export async function deleteTagType(db: Kysely<DB>, name: string): Promise<TagTy
   return db.deleteFrom('tag_types').where('name', '=', name).returning(tagTypeColumns).executeTakeFirst();
 }
 
-export async function findFlagProject(db: Kysely<DB>, name: string): Promise<string | undefined> {
-  const row = await db
-    .selectFrom('features')
-    .select('project')
-    .where('name', '=', name)
-    .forUpdate()
-    .executeTakeFirst();
-  return row?.project;
-}
-
 export async function listFlagTags(db: Kysely<DB>, flag: string): Promise<Tag[]> {
   return db
     .selectFrom('feature_tag')

@@ -5,6 +5,7 @@ import type { Principal } from '../../platform/http/auth.js';
 import { type ErrorDetail, invalid, notFound } from '../../platform/http/errors.js';
 import { applyJsonPatch, PatchError, type PatchOperation } from '../../platform/json-patch.js';
 import { appendEvent } from '../events/index.js';
+import { lockFlag } from '../flags/index.js';
 import {
   type FeatureVariants,
   type PatchBodyType,
@@ -12,12 +13,7 @@ import {
   type VariantInputType,
   VariantsBody,
 } from './variants.schemas.js';
-import {
-  type FlagEnvironmentVariants,
-  listFlagEnvironmentVariants,
-  lockFlagProject,
-  saveVariants,
-} from './variants.store.js';
+import { type FlagEnvironmentVariants, listFlagEnvironmentVariants, saveVariants } from './variants.store.js';
 import { fixVariantWeights } from './weights.js';
 
 /**
@@ -80,7 +76,7 @@ function patchVariants(current: StoredVariant[], patch: PatchBodyType): StoredVa
 }
 
 async function loadFlag(tx: Db, projectId: string, name: string): Promise<FlagEnvironmentVariants[]> {
-  const project = await lockFlagProject(tx, name);
+  const project = (await lockFlag(tx, name))?.project;
   if (project !== projectId) {
     throw notFound(`There's no feature named "${name}" in project "${projectId}".`);
   }

@@ -2,17 +2,6 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../../platform/db/schema.js';
 import type { StoredVariant } from './variants.schemas.js';
 
-/** The flag's project, its row locked so concurrent variant edits of one flag run one after the other. */
-export async function lockFlagProject(db: Kysely<DB>, name: string): Promise<string | undefined> {
-  const row = await db
-    .selectFrom('features')
-    .select('project')
-    .where('name', '=', name)
-    .forUpdate()
-    .executeTakeFirst();
-  return row?.project;
-}
-
 export interface FlagEnvironmentVariants {
   environment: string;
   variants: StoredVariant[];
