@@ -73,6 +73,23 @@ async function lockChangeable(tx: Db, name: string, what: string): Promise<Envir
   return env;
 }
 
+/** Writes the environment's new state and its `environment-updated` event, in the caller's transaction. */
+async function writeEnvironment(
+  tx: Db,
+  before: EnvironmentRow,
+  after: EnvironmentRow,
+  principal: Principal,
+) {
+  await updateEnvironmentRow(tx, after);
+  await appendEvent(tx, {
+    type: 'environment-updated',
+    ...by(principal),
+    environment: after.name,
+    data: eventData(after),
+    preData: eventData(before),
+  });
+}
+
 /** Changes type and/or sortOrder; the properties left out keep their values. */
 export async function updateEnvironment(
   deps: Deps,
@@ -87,14 +104,7 @@ export async function updateEnvironment(
       ...(input.type !== undefined && { type: input.type }),
       ...(input.sortOrder !== undefined && { sortOrder: input.sortOrder }),
     };
-    await updateEnvironmentRow(tx, after);
-    await appendEvent(tx, {
-      type: 'environment-updated',
-      ...by(principal),
-      environment: name,
-      data: eventData(after),
-      preData: eventData(before),
-    });
+    await writeEnvironment(tx, before, after, principal);
     return read(tx, name);
   });
 }
@@ -134,13 +144,6 @@ export async function setEnvironmentEnabled(
       throw invalid('Environment cannot be disabled: at least one environment must stay enabled.');
     }
     const after = { ...before, enabled };
-    await updateEnvironmentRow(tx, after);
-    await appendEvent(tx, {
-      type: 'environment-updated',
-      ...by(principal),
-      environment: name,
-      data: eventData(after),
-      preData: eventData(before),
-    });
+    await writeEnvironment(tx, before, after, principal);
   });
 }

@@ -178,32 +178,27 @@ export async function insertStrategy(db: Kysely<DB>, s: StrategyValues, userId: 
       id: s.id,
       feature_name: s.featureName,
       environment: s.environment,
-      strategy_name: s.name,
-      title: s.title,
-      disabled: s.disabled,
-      sort_order: s.sortOrder,
-      parameters: JSON.stringify(s.parameters),
-      constraints: JSON.stringify(s.constraints),
-      variants: JSON.stringify(s.variants),
+      ...strategyColumns(s),
       created_by_user_id: userId,
     })
     .execute();
 }
 
+/** The columns a strategy's own values write (insert and update alike). */
+function strategyColumns(s: StrategyValues) {
+  return {
+    strategy_name: s.name,
+    title: s.title,
+    disabled: s.disabled,
+    sort_order: s.sortOrder,
+    parameters: JSON.stringify(s.parameters),
+    constraints: JSON.stringify(s.constraints),
+    variants: JSON.stringify(s.variants),
+  };
+}
+
 export async function updateStrategy(db: Kysely<DB>, s: StrategyValues) {
-  await db
-    .updateTable('feature_strategies')
-    .set({
-      strategy_name: s.name,
-      title: s.title,
-      disabled: s.disabled,
-      sort_order: s.sortOrder,
-      parameters: JSON.stringify(s.parameters),
-      constraints: JSON.stringify(s.constraints),
-      variants: JSON.stringify(s.variants),
-    })
-    .where('id', '=', s.id)
-    .execute();
+  await db.updateTable('feature_strategies').set(strategyColumns(s)).where('id', '=', s.id).execute();
 }
 
 /** Makes the strategy's segment links exactly `ids`. */
