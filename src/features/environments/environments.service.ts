@@ -74,12 +74,7 @@ async function lockChangeable(tx: Db, name: string, what: string): Promise<Envir
 }
 
 /** Writes the environment's new state and its `environment-updated` event, in the caller's transaction. */
-async function writeEnvironment(
-  tx: Db,
-  before: EnvironmentRow,
-  after: EnvironmentRow,
-  principal: Principal,
-) {
+async function writeEnvironment(tx: Db, before: EnvironmentRow, after: EnvironmentRow, principal: Principal) {
   await updateEnvironmentRow(tx, after);
   await appendEvent(tx, {
     type: 'environment-updated',
