@@ -17,6 +17,7 @@ import { strategyDefinitionRoutes } from './features/strategy-definitions/index.
 import { tagRoutes } from './features/tags/index.js';
 import { variantRoutes } from './features/variants/index.js';
 import { registerAuth } from './platform/http/auth.js';
+import { acceptEmptyBodies } from './platform/http/empty-body.js';
 import {
   clientErrorResponse,
   frameworkErrorBody,
@@ -53,6 +54,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   registerErrorHandling(app);
   // Bodies are JSON or nothing: no text/plain fallback, so anything else is a 415.
   app.removeContentTypeParser('text/plain');
+  acceptEmptyBodies(app);
   app.addSchema(ErrorSchema);
   await registerOpenApi(app);
   registerAuth(app, tokenResolver(deps.database.db));

@@ -190,20 +190,28 @@ export function parseAddress(text: string): Address4 | Address6 | undefined {
 }
 
 /**
- * The context value must be an IPv4 or IPv6 address; some value of the same family must be that
- * address or a range containing it; invalid values are ignored (§6.3).
+ * The context value must be an IPv4 or IPv6 address, optionally with a prefix length. A value of
+ * the same family matches when its address part equals the context's address part (prefixes
+ * ignored: `10.0.0.5/8` matches `10.0.0.5`, `10.0.0.0/16` matches `10.0.0.0/24`) or when it is a
+ * range containing the context's range; invalid values are ignored (§6.3).
  */
 function compileCidr(input: ConstraintInput): Matcher {
   const ranges = cleanValues(input.values)
     .map(parseAddress)
     .filter((range) => range !== undefined);
-  const v4 = ranges.filter((range) => range instanceof Address4);
-  const v6 = ranges.filter((range) => range instanceof Address6);
+  const v4 = ranges.filter((range): range is Address4 => range instanceof Address4);
+  const v6 = ranges.filter((range): range is Address6 => range instanceof Address6);
+  const v4Forms = new Set(v4.map((range) => range.correctForm()));
+  const v6Forms = new Set(v6.map((range) => range.correctForm()));
   return ({ context }) => {
     const raw = resolveContextValue(context, input.contextName);
     const address = raw === undefined ? undefined : parseAddress(raw);
-    if (address instanceof Address4) return v4.some((range) => address.isInSubnet(range));
-    if (address instanceof Address6) return v6.some((range) => address.isInSubnet(range));
+    if (address instanceof Address4) {
+      return v4Forms.has(address.correctForm()) || v4.some((range) => address.isInSubnet(range));
+    }
+    if (address instanceof Address6) {
+      return v6Forms.has(address.correctForm()) || v6.some((range) => address.isInSubnet(range));
+    }
     return false;
   };
 }

@@ -55,8 +55,10 @@ function randomId(random: () => number): string {
 
 /**
  * §5 flexibleRollout. A missing groupId falls back to `context.featureToggle` (never injected) and
- * then `""`. `default` stickiness is userId, sessionId, else random (no remoteAddress); any other
- * field that is missing or empty makes the strategy false even at 100 % (spec 10/12).
+ * then `""`. `default` stickiness is the top-level userId, sessionId, else random (no remoteAddress,
+ * no properties); any other field, `userId` and `sessionId` included, is resolved like a constraint's
+ * context field (top level, then `properties`), and a missing or empty one makes the strategy false
+ * even at 100 % (spec 10/12).
  */
 function flexibleRollout(parameters: Parameters): StrategyRule {
   const rollout = Number(parameters.rollout);
@@ -66,7 +68,6 @@ function flexibleRollout(parameters: Parameters): StrategyRule {
     let id: unknown;
     if (stickiness === 'default') id = context.userId || context.sessionId || randomId(random);
     else if (stickiness === 'random') id = randomId(random);
-    else if (stickiness === 'userId' || stickiness === 'sessionId') id = context[stickiness];
     else id = resolveContextValue(context, stickiness);
     return Boolean(id) && inRollout(String(id), groupId, rollout);
   };
