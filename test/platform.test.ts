@@ -1,10 +1,12 @@
 import { readFile } from 'node:fs/promises';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
 import { testConfig } from '../src/config.js';
 import { ensureAdminTokens, hashSecret, parseInitTokens } from '../src/features/access/api-tokens.js';
 import { registerAuth } from '../src/platform/http/auth.js';
+import { routes } from '../src/platform/http/routes.js';
 import { api } from './api.js';
 import { openTestDatabase, startTestApp, type TestApp, uniqueName } from './harness.js';
 
@@ -180,26 +182,47 @@ describe('API documentation', () => {
 });
 
 describe('route permissions', () => {
-  it('refuses a route that declares no permission, on a bare instance with registerAuth', async () => {
+  it('refuses to start with a route that declares no permission, on a bare instance with registerAuth', async () => {
     const app = Fastify();
     registerAuth(app, async () => null);
     app.get('/declared', { config: { permission: 'PUBLIC' } }, async () => 'ok');
-    expect(() => app.get('/undeclared', async () => 'nope')).toThrow(
-      'route GET /undeclared declares no permission',
-    );
+    app.get('/undeclared', async () => 'nope');
+    await expect(app.ready()).rejects.toThrow('routes that declare no permission: GET /undeclared');
     await app.close();
   });
 
-  it('refuses it on the real app as well', async () => {
+  it('refuses it on the real app as well, under /docs too', async () => {
     const { database, drop } = await openTestDatabase();
     const app = await buildApp({ database, config: testConfig(), now: () => new Date() });
     try {
-      expect(() => app.post('/api/admin/sneaky', async () => 'nope')).toThrow(/declares no permission/);
+      app.post('/api/admin/sneaky', async () => 'nope');
+      app.get('/docsX', async () => 'nope');
+      await expect(app.ready()).rejects.toThrow(
+        'routes that declare no permission: POST /api/admin/sneaky, GET /docsX',
+      );
     } finally {
       await app.close();
       await database.close();
       await drop();
     }
+  });
+
+  it('does not compile a slice route without a permission', async () => {
+    const app = Fastify().withTypeProvider<TypeBoxTypeProvider>();
+    registerAuth(app, async () => null);
+    await app.register(
+      routes(async (slice) => {
+        slice.get('/declared', { config: { permission: 'PUBLIC' }, schema: {} }, async () => 'ok');
+        // @ts-expect-error: the permission is a required part of a slice route's options
+        slice.get('/undeclared', { schema: {} }, async () => 'nope');
+        // @ts-expect-error: and so is `config` itself
+        slice.post('/undeclared', async () => 'nope');
+        // @ts-expect-error: `route` is not offered to slices at all
+        void slice.route;
+      }),
+    );
+    await expect(app.ready()).rejects.toThrow('routes that declare no permission');
+    await app.close();
   });
 
   it('answers 401 AuthenticationRequired without a token on every /api/admin route', async () => {

@@ -1,8 +1,8 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import type { Deps } from '../../deps.js';
 import { actor } from '../../platform/http/auth.js';
+import { routes } from '../../platform/http/routes.js';
 import { errorResponses } from '../../platform/http/schemas.js';
 import {
   ApiTokenSchema,
@@ -18,9 +18,8 @@ const Done = Type.Null({ description: 'Done; no body.' });
 const done = (reply: FastifyReply) => reply.code(200).send();
 
 /** API tokens: listed without secrets; the secret is shown once, at creation. */
-export const apiTokenRoutes =
-  (deps: Deps): FastifyPluginAsyncTypebox =>
-  async (app) => {
+export const apiTokenRoutes = (deps: Deps) =>
+  routes(async (app) => {
     app.get(
       '/api/admin/api-tokens',
       {
@@ -111,4 +110,4 @@ export const apiTokenRoutes =
         return done(reply);
       },
     );
-  };
+  });

@@ -1,7 +1,7 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { Deps } from '../../deps.js';
 import { actor } from '../../platform/http/auth.js';
+import { routes } from '../../platform/http/routes.js';
 import { errorResponses } from '../../platform/http/schemas.js';
 import type { ConfigurationCache } from '../snapshot/index.js';
 import { acceptsGzip, matchesEtag } from './client-api.payload.js';
@@ -13,9 +13,8 @@ import {
 } from './client-api.schemas.js';
 import { clientFeature, clientFeatures, recordMetrics, registerClient } from './client-api.service.js';
 
-export const clientApiRoutes =
-  (deps: Deps, configuration: ConfigurationCache): FastifyPluginAsyncTypebox =>
-  async (app) => {
+export const clientApiRoutes = (deps: Deps, configuration: ConfigurationCache) =>
+  routes(async (app) => {
     app.get(
       '/api/client/features',
       {
@@ -121,4 +120,4 @@ export const clientApiRoutes =
         return reply.code(202).send(null);
       },
     );
-  };
+  });

@@ -1,7 +1,7 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { Deps } from '../../deps.js';
 import { actor } from '../../platform/http/auth.js';
+import { routes } from '../../platform/http/routes.js';
 import { errorResponses } from '../../platform/http/schemas.js';
 import {
   ContextFieldListSchema,
@@ -15,9 +15,8 @@ import * as service from './context.service.js';
 
 const NoBody = Type.Null({ description: 'No body.' });
 
-export const contextRoutes =
-  (deps: Deps): FastifyPluginAsyncTypebox =>
-  async (app) => {
+export const contextRoutes = (deps: Deps) =>
+  routes(async (app) => {
     const tags = ['Context'];
 
     app.get(
@@ -128,4 +127,4 @@ export const contextRoutes =
         return reply.send(null);
       },
     );
-  };
+  });

@@ -1,8 +1,8 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import type { Deps } from '../../deps.js';
 import { actor } from '../../platform/http/auth.js';
+import { routes } from '../../platform/http/routes.js';
 import { errorResponses } from '../../platform/http/schemas.js';
 import {
   ChildParams,
@@ -24,9 +24,8 @@ const Done = Type.Null({ description: 'Done; no body.' });
 const done = (reply: FastifyReply) => reply.code(200).send();
 
 /** Parent/child dependencies between flags of one project (one level). */
-export const dependencyRoutes =
-  (deps: Deps): FastifyPluginAsyncTypebox =>
-  async (app) => {
+export const dependencyRoutes = (deps: Deps) =>
+  routes(async (app) => {
     app.post(
       DEPENDENCIES,
       {
@@ -123,4 +122,4 @@ export const dependencyRoutes =
       },
       async (request) => dependenciesExist(deps, request.params.projectId),
     );
-  };
+  });

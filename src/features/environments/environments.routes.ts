@@ -1,7 +1,7 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { Deps } from '../../deps.js';
 import { actor } from '../../platform/http/auth.js';
+import { routes } from '../../platform/http/routes.js';
 import { errorResponses } from '../../platform/http/schemas.js';
 import {
   CreateEnvironmentBody,
@@ -22,9 +22,8 @@ import {
 const tags = ['Environments'];
 const Empty = (description: string) => Type.Null({ description });
 
-export const environmentRoutes =
-  (deps: Deps): FastifyPluginAsyncTypebox =>
-  async (app) => {
+export const environmentRoutes = (deps: Deps) =>
+  routes(async (app) => {
     app.get(
       '/api/admin/environments',
       {
@@ -136,4 +135,4 @@ export const environmentRoutes =
         },
       );
     }
-  };
+  });

@@ -1,5 +1,5 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Deps } from '../../deps.js';
+import { routes } from '../../platform/http/routes.js';
 import { errorResponses } from '../../platform/http/schemas.js';
 import {
   EventListSchema,
@@ -9,9 +9,8 @@ import {
 } from './events.schemas.js';
 import { readEvents, readFlagEvents } from './events.service.js';
 
-export const eventRoutes =
-  (deps: Deps): FastifyPluginAsyncTypebox =>
-  async (app) => {
+export const eventRoutes = (deps: Deps) =>
+  routes(async (app) => {
     app.get(
       '/api/admin/events',
       {
@@ -52,4 +51,4 @@ export const eventRoutes =
         return readFlagEvents(deps.database.db, request.params.featureName);
       },
     );
-  };
+  });

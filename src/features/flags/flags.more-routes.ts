@@ -1,8 +1,8 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import type { Deps } from '../../deps.js';
 import { actor } from '../../platform/http/auth.js';
+import { routes } from '../../platform/http/routes.js';
 import { errorResponses } from '../../platform/http/schemas.js';
 import {
   archiveFlag,
@@ -33,9 +33,8 @@ const empty = (reply: FastifyReply, code: number) => reply.code(code).send();
 const FLAG = '/api/admin/projects/:projectId/features/:featureName';
 
 /** Listing, archive, stale, favorites, clone and lifecycle of flags. */
-export const flagMoreRoutes =
-  (deps: Deps): FastifyPluginAsyncTypebox =>
-  async (app) => {
+export const flagMoreRoutes = (deps: Deps) =>
+  routes(async (app) => {
     app.get(
       '/api/admin/projects/:projectId/features',
       {
@@ -174,26 +173,42 @@ export const flagMoreRoutes =
       },
     );
 
-    for (const favorite of [true, false]) {
-      app.route({
-        method: favorite ? 'POST' : 'DELETE',
-        url: `${FLAG}/favorites`,
+    const favoriteOptions = (operationId: string, summary: string, description: string) =>
+      ({
         config: { permission: 'NONE' },
         schema: {
           tags: ['Features'],
-          operationId: favorite ? 'addFavoriteFeature' : 'removeFavoriteFeature',
-          summary: favorite ? 'Add feature to favorites' : 'Remove feature from favorites',
-          description: `${favorite ? 'Adds the flag to' : 'Removes the flag from'} the calling user's favorites and records \`${favorite ? 'feature-favorited' : 'feature-unfavorited'}\` when that changed anything. API tokens have no favorites: for them this checks the flag and does nothing.`,
+          operationId,
+          summary,
+          description: `${description} API tokens have no favorites: for them this checks the flag and does nothing.`,
           params: FlagParams,
           response: { 200: Empty('Done.'), ...errorResponses(401, 403, 404) },
         },
-        handler: async (request, reply) => {
-          const { projectId, featureName } = request.params as { projectId: string; featureName: string };
-          await setFavorite(deps, projectId, featureName, favorite, actor(request));
-          return empty(reply, 200);
-        },
-      });
-    }
+      }) as const;
+    app.post(
+      `${FLAG}/favorites`,
+      favoriteOptions(
+        'addFavoriteFeature',
+        'Add feature to favorites',
+        "Adds the flag to the calling user's favorites and records `feature-favorited` when that changed anything.",
+      ),
+      async (request, reply) => {
+        await setFavorite(deps, request.params.projectId, request.params.featureName, true, actor(request));
+        return empty(reply, 200);
+      },
+    );
+    app.delete(
+      `${FLAG}/favorites`,
+      favoriteOptions(
+        'removeFavoriteFeature',
+        'Remove feature from favorites',
+        "Removes the flag from the calling user's favorites and records `feature-unfavorited` when that changed anything.",
+      ),
+      async (request, reply) => {
+        await setFavorite(deps, request.params.projectId, request.params.featureName, false, actor(request));
+        return empty(reply, 200);
+      },
+    );
 
     app.post(
       `${FLAG}/clone`,
@@ -272,4 +287,4 @@ export const flagMoreRoutes =
         return empty(reply, 200);
       },
     );
-  };
+  });

@@ -1,13 +1,12 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Deps } from '../../deps.js';
 import { actor } from '../../platform/http/auth.js';
+import { routes } from '../../platform/http/routes.js';
 import { errorResponses } from '../../platform/http/schemas.js';
 import { CreateFlagBody, FlagParams, FlagSchema, ProjectParams, UpdateFlagBody } from './flags.schemas.js';
 import { createFlag, getFlag, updateFlagMetadata } from './flags.service.js';
 
-export const flagRoutes =
-  (deps: Deps): FastifyPluginAsyncTypebox =>
-  async (app) => {
+export const flagRoutes = (deps: Deps) =>
+  routes(async (app) => {
     app.post(
       '/api/admin/projects/:projectId/features',
       {
@@ -66,4 +65,4 @@ export const flagRoutes =
           actor(request),
         ),
     );
-  };
+  });

@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Static } from 'typebox';
 import type { Deps } from '../../deps.js';
+import { routes } from '../../platform/http/routes.js';
 import { errorResponses } from '../../platform/http/schemas.js';
 import type { ConfigurationCache } from '../snapshot/index.js';
 import {
@@ -12,9 +12,8 @@ import {
 } from './playground.schemas.js';
 import { advancedPlaygroundJson, planAdvancedPlayground, runPlayground } from './playground.service.js';
 
-export const playgroundRoutes =
-  (deps: Deps, configuration: ConfigurationCache): FastifyPluginAsyncTypebox =>
-  async (app) => {
+export const playgroundRoutes = (deps: Deps, configuration: ConfigurationCache) =>
+  routes(async (app) => {
     app.post(
       '/api/admin/playground',
       {
@@ -63,4 +62,4 @@ export const playgroundRoutes =
         return reply.type('application/json; charset=utf-8').send(body as never);
       },
     );
-  };
+  });

@@ -1,7 +1,7 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { Deps } from '../../deps.js';
 import { actor } from '../../platform/http/auth.js';
+import { routes } from '../../platform/http/routes.js';
 import { errorResponses } from '../../platform/http/schemas.js';
 import { CreateStrategyBody } from '../strategies/index.js';
 import {
@@ -34,9 +34,8 @@ import { getProjectOverview, listProjects } from './projects-read.service.js';
 const Empty = Type.Null({ description: 'Done; the response has no body.' });
 const tags = ['Projects'];
 
-export const projectRoutes =
-  (deps: Deps): FastifyPluginAsyncTypebox =>
-  async (app) => {
+export const projectRoutes = (deps: Deps) =>
+  routes(async (app) => {
     app.get(
       '/api/admin/projects',
       {
@@ -205,13 +204,8 @@ export const projectRoutes =
     );
 
     // Unleash's method is POST; PUT is accepted too, as the same operation.
-    for (const [method, operationId] of [
-      ['POST', 'addDefaultStrategyToProjectEnvironment'],
-      ['PUT', 'updateDefaultStrategyOfProjectEnvironment'],
-    ] as const) {
-      app.route({
-        method,
-        url: '/api/admin/projects/:projectId/environments/:environment/default-strategy',
+    const defaultStrategy = (operationId: string) =>
+      ({
         config: { permission: 'UPDATE_PROJECT' },
         schema: {
           tags,
@@ -223,32 +217,56 @@ export const projectRoutes =
           body: CreateStrategyBody,
           response: { 200: DefaultStrategySchema, ...errorResponses(400, 401, 403, 404, 413, 415) },
         },
-        handler: async (request) => {
-          const { projectId, environment } = request.params;
-          return updateDefaultStrategy(deps, projectId, environment, request.body, actor(request));
-        },
-      });
-    }
+      }) as const;
+    const DEFAULT_STRATEGY = '/api/admin/projects/:projectId/environments/:environment/default-strategy';
+    app.post(DEFAULT_STRATEGY, defaultStrategy('addDefaultStrategyToProjectEnvironment'), async (request) => {
+      const { projectId, environment } = request.params;
+      return updateDefaultStrategy(deps, projectId, environment, request.body, actor(request));
+    });
+    app.put(
+      DEFAULT_STRATEGY,
+      defaultStrategy('updateDefaultStrategyOfProjectEnvironment'),
+      async (request) => {
+        const { projectId, environment } = request.params;
+        return updateDefaultStrategy(deps, projectId, environment, request.body, actor(request));
+      },
+    );
 
-    for (const favorite of [true, false]) {
-      const route = favorite ? app.post.bind(app) : app.delete.bind(app);
-      route(
-        '/api/admin/projects/:projectId/favorites',
-        {
-          config: { permission: 'NONE' },
-          schema: {
-            tags,
-            operationId: favorite ? 'addFavoriteProject' : 'removeFavoriteProject',
-            summary: favorite ? 'Add project to favorites' : 'Remove project from favorites',
-            description: `${favorite ? 'Favorites' : 'Unfavorites'} the project for the calling user (\`${favorite ? 'project-favorited' : 'project-unfavorited'}\`). API tokens are not users: for them this changes nothing.`,
-            params: ProjectIdParams,
-            response: { 200: Empty, ...errorResponses(401, 404) },
-          },
+    const favoriteOptions = (operationId: string, summary: string, description: string) =>
+      ({
+        config: { permission: 'NONE' },
+        schema: {
+          tags,
+          operationId,
+          summary,
+          description: `${description} API tokens are not users: for them this changes nothing.`,
+          params: ProjectIdParams,
+          response: { 200: Empty, ...errorResponses(401, 404) },
         },
-        async (request, reply) => {
-          await setFavorite(deps, request.params.projectId, favorite, actor(request));
-          return reply.code(200).send(null);
-        },
-      );
-    }
-  };
+      }) as const;
+    const FAVORITES = '/api/admin/projects/:projectId/favorites';
+    app.post(
+      FAVORITES,
+      favoriteOptions(
+        'addFavoriteProject',
+        'Add project to favorites',
+        'Favorites the project for the calling user (`project-favorited`).',
+      ),
+      async (request, reply) => {
+        await setFavorite(deps, request.params.projectId, true, actor(request));
+        return reply.code(200).send(null);
+      },
+    );
+    app.delete(
+      FAVORITES,
+      favoriteOptions(
+        'removeFavoriteProject',
+        'Remove project from favorites',
+        'Unfavorites the project for the calling user (`project-unfavorited`).',
+      ),
+      async (request, reply) => {
+        await setFavorite(deps, request.params.projectId, false, actor(request));
+        return reply.code(200).send(null);
+      },
+    );
+  });

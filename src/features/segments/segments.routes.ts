@@ -1,7 +1,7 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { Deps } from '../../deps.js';
 import { actor } from '../../platform/http/auth.js';
+import { routes } from '../../platform/http/routes.js';
 import { errorResponses } from '../../platform/http/schemas.js';
 import {
   AdminSegmentSchema,
@@ -22,9 +22,8 @@ import {
 const tags = ['Segments'];
 const NoContent = Type.Null({ description: 'No body.' });
 
-export const segmentRoutes =
-  (deps: Deps): FastifyPluginAsyncTypebox =>
-  async (app) => {
+export const segmentRoutes = (deps: Deps) =>
+  routes(async (app) => {
     app.get(
       '/api/admin/segments',
       {
@@ -132,4 +131,4 @@ export const segmentRoutes =
       },
       async (request) => getSegmentStrategies(deps, request.params.id),
     );
-  };
+  });

@@ -1,7 +1,7 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { Deps } from '../../deps.js';
 import { actor } from '../../platform/http/auth.js';
+import { routes } from '../../platform/http/routes.js';
 import { errorResponses } from '../../platform/http/schemas.js';
 import { setEnvironmentEnabled } from './flag-environments.service.js';
 import {
@@ -28,9 +28,8 @@ const BASE = '/api/admin/projects/:projectId/features/:featureName/environments/
 const NoBody = Type.Null({ description: 'No body.' });
 const tags = ['Features'];
 
-export const strategyRoutes =
-  (deps: Deps): FastifyPluginAsyncTypebox =>
-  async (app) => {
+export const strategyRoutes = (deps: Deps) =>
+  routes(async (app) => {
     for (const enabled of [true, false]) {
       app.post(
         `${BASE}/${enabled ? 'on' : 'off'}`,
@@ -180,4 +179,4 @@ export const strategyRoutes =
         return reply.code(200).send(null);
       },
     );
-  };
+  });

@@ -1,7 +1,7 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { Deps } from '../../deps.js';
 import { actor } from '../../platform/http/auth.js';
+import { routes } from '../../platform/http/routes.js';
 import { errorResponses } from '../../platform/http/schemas.js';
 import {
   CreateStrategyBody,
@@ -15,9 +15,8 @@ import * as service from './strategy-definitions.service.js';
 
 const NoBody = Type.Null({ description: 'No body.' });
 
-export const strategyDefinitionRoutes =
-  (deps: Deps): FastifyPluginAsyncTypebox =>
-  async (app) => {
+export const strategyDefinitionRoutes = (deps: Deps) =>
+  routes(async (app) => {
     const tags = ['Strategies'];
 
     app.get(
@@ -133,4 +132,4 @@ export const strategyDefinitionRoutes =
         },
       );
     }
-  };
+  });

@@ -1,7 +1,7 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { Deps } from '../../deps.js';
 import { actor } from '../../platform/http/auth.js';
+import { routes } from '../../platform/http/routes.js';
 import { errorResponses } from '../../platform/http/schemas.js';
 import {
   CreateTagTypeBody,
@@ -24,9 +24,8 @@ import * as service from './tags.service.js';
 
 const NoBody = Type.Null({ description: 'No body.' });
 
-export const tagRoutes =
-  (deps: Deps): FastifyPluginAsyncTypebox =>
-  async (app) => {
+export const tagRoutes = (deps: Deps) =>
+  routes(async (app) => {
     const tags = ['Tags'];
 
     app.get(
@@ -294,4 +293,4 @@ export const tagRoutes =
         return reply.send(null);
       },
     );
-  };
+  });

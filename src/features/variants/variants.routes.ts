@@ -1,6 +1,6 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Deps } from '../../deps.js';
 import { actor } from '../../platform/http/auth.js';
+import { routes } from '../../platform/http/routes.js';
 import { errorResponses } from '../../platform/http/schemas.js';
 import {
   FeatureVariantsSchema,
@@ -23,9 +23,8 @@ const FLAG_PATH = '/api/admin/projects/:projectId/features/:featureName/variants
 const WEIGHTS =
   'Weights are normalised: fixed weights are kept, variable ones share what is left of 1000 (the first variable variants in the order sent get the remainder), and the list is stored sorted by name.';
 
-export const variantRoutes =
-  (deps: Deps): FastifyPluginAsyncTypebox =>
-  async (app) => {
+export const variantRoutes = (deps: Deps) =>
+  routes(async (app) => {
     const tags = ['Features'];
     const target = (p: { projectId: string; featureName: string }) => ({
       projectId: p.projectId,
@@ -168,4 +167,4 @@ export const variantRoutes =
       async (request) =>
         changeFlagVariants(deps, target(request.params), { patch: request.body }, actor(request)),
     );
-  };
+  });

@@ -90,15 +90,24 @@ function credential(request: FastifyRequest): string | undefined {
 
 /**
  * Authentication then authorisation, in the onRequest phase so that 401 and 403 come before the
- * body is read (415, 400). Every route must declare `config.permission`; `registerAuth` refuses to
- * start an app with a route that does not.
+ * body is read (415, 400). Every route must declare `config.permission`: slices cannot compile
+ * without one (platform/http/routes.ts), and `registerAuth` refuses to start an app with a route
+ * that has none.
  */
 export function registerAuth(app: FastifyInstance, resolve: ResolvePrincipal) {
   app.decorateRequest('principal', null);
 
+  // The second net behind the typed route methods (platform/http/routes.ts): checked once every
+  // route is registered, so that a plugin's routes can get theirs from a hook of their own context.
+  const declared: { method: unknown; url: string; config?: { permission?: RoutePermission } }[] = [];
   app.addHook('onRoute', (route) => {
-    if (!route.config?.permission) {
-      throw new Error(`route ${route.method} ${route.url} declares no permission`);
+    declared.push(route);
+  });
+  app.addHook('onReady', async () => {
+    const missing = declared.filter((route) => !route.config?.permission);
+    if (missing.length > 0) {
+      const names = missing.map((route) => `${route.method} ${route.url}`).join(', ');
+      throw new Error(`routes that declare no permission: ${names}`);
     }
   });
 

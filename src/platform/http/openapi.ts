@@ -23,17 +23,18 @@ export async function registerOpenApi(app: FastifyInstance) {
       security: [{ apiKey: [] }],
     },
   });
-  // Plugin routes get their permission here, in one visible place: the docs are public.
-  app.addHook('onRoute', (route) => {
-    if (route.url.startsWith('/docs') && !route.config?.permission) {
-      route.config = { ...route.config, permission: 'PUBLIC' };
-    }
-  });
 }
 
 /** The reference page and the JSON document; register after auth so they get the same hooks. */
 export async function registerDocs(app: FastifyInstance) {
-  await app.register(swaggerUi, { routePrefix: '/docs' });
+  // The reference page's own routes (HTML, scripts, styles) are public: the hook is added in the
+  // encapsulated context of the swagger-ui plugin, so it marks those routes and no others.
+  await app.register(async (docs) => {
+    docs.addHook('onRoute', (route) => {
+      route.config = { ...route.config, permission: 'PUBLIC' };
+    });
+    await docs.register(swaggerUi, { routePrefix: '/docs' });
+  });
   app.get('/docs/openapi.json', { config: { permission: 'PUBLIC' }, schema: { hide: true } }, async () =>
     app.swagger(),
   );

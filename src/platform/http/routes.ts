@@ -1,0 +1,72 @@
+import type { FastifyPluginAsyncTypebox, TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type {
+  ContextConfigDefault,
+  FastifyBaseLogger,
+  FastifyInstance,
+  FastifySchema,
+  RawReplyDefaultExpression,
+  RawRequestDefaultExpression,
+  RawServerDefault,
+  RouteGenericInterface,
+  RouteHandlerMethod,
+  RouteShorthandOptions,
+} from 'fastify';
+import type { RoutePermission } from './auth.js';
+
+type Server = RawServerDefault;
+type Request = RawRequestDefaultExpression<Server>;
+type Reply = RawReplyDefaultExpression<Server>;
+
+/** Route options whose `config.permission` is required: a route without one does not compile. */
+export type SecuredOptions<
+  Generic extends RouteGenericInterface,
+  Schema extends FastifySchema,
+> = RouteShorthandOptions<
+  Server,
+  Request,
+  Reply,
+  Generic,
+  ContextConfigDefault,
+  Schema,
+  TypeBoxTypeProvider,
+  FastifyBaseLogger
+> & { config: { permission: RoutePermission } };
+
+/** Fastify's `app.get(path, options, handler)` with the permission made part of the options. */
+export type SecuredShorthand = <
+  Generic extends RouteGenericInterface = RouteGenericInterface,
+  const Schema extends FastifySchema = FastifySchema,
+>(
+  path: string,
+  options: SecuredOptions<Generic, Schema>,
+  handler: RouteHandlerMethod<
+    Server,
+    Request,
+    Reply,
+    Generic,
+    ContextConfigDefault,
+    Schema,
+    TypeBoxTypeProvider,
+    FastifyBaseLogger
+  >,
+) => unknown;
+
+type TypeBoxApp = FastifyInstance<Server, Request, Reply, FastifyBaseLogger, TypeBoxTypeProvider>;
+type RouteMethods = 'get' | 'post' | 'put' | 'patch' | 'delete' | 'head' | 'options' | 'all' | 'route';
+
+/**
+ * What a slice sees of the app: Fastify with TypeBox, whose route methods require a permission
+ * (ADR 0005). `route`, `all`, `head` and `options` are left out, so there is no way around it.
+ */
+export type RoutesApp = Omit<TypeBoxApp, RouteMethods> & {
+  get: SecuredShorthand;
+  post: SecuredShorthand;
+  put: SecuredShorthand;
+  patch: SecuredShorthand;
+  delete: SecuredShorthand;
+};
+
+/** A slice's routes as a Fastify plugin; the app it registers on is the narrowed `RoutesApp`. */
+export function routes(register: (app: RoutesApp) => Promise<void>): FastifyPluginAsyncTypebox {
+  return (app) => register(app);
+}
