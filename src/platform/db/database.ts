@@ -1,5 +1,15 @@
 import { createHash } from 'node:crypto';
-import { Kysely, PGliteDialect, PostgresDialect, sql } from 'kysely';
+import {
+  Kysely,
+  PGliteDialect,
+  type PostgresCursor,
+  PostgresDialect,
+  type PostgresPool,
+  type PostgresPoolClient,
+  type PostgresQueryResult,
+  sql,
+} from 'kysely';
+import type { Pool, PoolClient } from 'pg';
 import type { DB } from './schema.js';
 
 export type Engine = 'pglite' | 'postgres';
@@ -78,8 +88,9 @@ async function openPostgres(url: string, poolSize: number, prepared: boolean): P
   const pool = new pg.Pool({ connectionString: url, max: poolSize });
   // A broken idle connection must not take the process down; the pool replaces it.
   pool.on('error', () => {});
-  if (prepared) pool.on('connect', (client) => preparePlansOf(client));
-  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<DB>({
+    dialect: new PostgresDialect({ pool: prepared ? preparingPool(pool) : pool }),
+  });
   return {
     db,
     engine: 'postgres',
@@ -114,22 +125,54 @@ async function ping(db: Kysely<DB>): Promise<void> {
   await sql`SELECT 1`.execute(db);
 }
 
-/** Statements at least this long are prepared by name (see preparePlansOf). */
+/** Statements at least this long are prepared by name (see preparingPool). */
 const PREPARE_FROM_LENGTH = 400;
 
 /**
  * Large statements (the one-query flag view, the snapshot reads) cost more to plan than to run:
- * the flag view plans in ~2 ms and executes in ~0.6 ms. Sending them as named statements lets
- * PostgreSQL keep the plan per connection. The name is derived from the text, so the set of
- * prepared statements is bounded by the distinct large queries the code builds.
+ * the flag view plans in ~2 ms and executes in ~0.6 ms. Sending them as named statements (`pg`'s
+ * `{name, text, values}` query config) lets PostgreSQL keep the plan per connection. The name is
+ * derived from the text, so the set of prepared statements is bounded by the distinct large
+ * queries the code builds. Kysely receives this pool in place of `pg`'s: same connections, only
+ * the way a large statement is sent differs.
  */
-function preparePlansOf(client: import('pg').PoolClient) {
-  const query = client.query.bind(client) as (config: unknown, values?: unknown) => unknown;
-  (client as unknown as { query: unknown }).query = (config: unknown, values?: unknown) => {
-    if (typeof config === 'string' && config.length >= PREPARE_FROM_LENGTH && Array.isArray(values)) {
-      const name = `q${createHash('sha1').update(config).digest('hex').slice(0, 20)}`;
-      return query({ name, text: config, values });
-    }
-    return query(config, values);
+function preparingPool(pool: Pool): PostgresPool {
+  return {
+    connect: async () => new PreparingClient(await pool.connect()),
+    end: () => pool.end(),
+    options: pool.options,
   };
+}
+
+class PreparingClient implements PostgresPoolClient {
+  constructor(private readonly client: PoolClient) {}
+
+  query<R>(sql: string, parameters: ReadonlyArray<unknown>): Promise<PostgresQueryResult<R>>;
+  query<R>(cursor: PostgresCursor<R>): PostgresCursor<R>;
+  query<R>(
+    input: string | PostgresCursor<R>,
+    parameters?: ReadonlyArray<unknown>,
+  ): Promise<PostgresQueryResult<R>> | PostgresCursor<R> {
+    // Kysely sends a cursor only to a dialect configured with one; this one is not.
+    if (typeof input !== 'string') throw new Error('streaming queries are not configured');
+    return this.run<R>(input, parameters ? [...parameters] : []);
+  }
+
+  private async run<R>(text: string, values: unknown[]): Promise<PostgresQueryResult<R>> {
+    const name =
+      text.length < PREPARE_FROM_LENGTH
+        ? undefined
+        : `q${createHash('sha1').update(text).digest('hex').slice(0, 20)}`;
+    const result = await this.client.query({ name, text, values });
+    // pg's result in the shape Kysely reads (pg types `command` as any string and rows as records).
+    return {
+      command: result.command as PostgresQueryResult<R>['command'],
+      rowCount: result.rowCount ?? 0,
+      rows: result.rows as R[],
+    };
+  }
+
+  release(destroy?: boolean) {
+    this.client.release(destroy);
+  }
 }
