@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
+import type { FastifyReply } from 'fastify';
 import semver from 'semver';
 import type { ConstraintInput, FlagInput, StrategyInput } from '../../evaluation/index.js';
 import type { Configuration } from '../snapshot/index.js';
@@ -50,7 +51,7 @@ function flagFor(
     enabled: flag.enabled,
     stale: flag.stale ?? false,
     impressionData: flag.impressionData ?? false,
-    // SDKs never receive disabled strategies (evaluation.md §1, contract 4).
+    // SDKs never receive disabled strategies (docs/evaluation.md §1, §0.4).
     strategies: (flag.strategies ?? [])
       .filter((s) => !s.disabled)
       .map((s) => strategyFor(s, segmentConstraints, inlineSegments)),
@@ -119,4 +120,15 @@ export function matchesEtag(header: string | undefined, etag: string): boolean {
     .split(',')
     .map((t) => t.trim().replace(/^W\//, ''))
     .some((t) => t === etag || t === '*');
+}
+
+/**
+ * Sends the payload's JSON text, or its gzip copy, as it is. Fastify sends a string or a Buffer
+ * without running the route's response serializer, so the body is exactly the pre-serialised one;
+ * the reply is taken untyped because the route's schema describes the JSON, not these bytes.
+ */
+export function sendSerialised(reply: FastifyReply, payload: ClientPayload, gzip: boolean) {
+  reply.type('application/json; charset=utf-8').header('Vary', 'Accept-Encoding');
+  if (gzip) return reply.header('Content-Encoding', 'gzip').send(payload.gzipped());
+  return reply.send(payload.body);
 }

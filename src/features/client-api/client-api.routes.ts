@@ -4,7 +4,7 @@ import { actor } from '../../platform/http/auth.js';
 import { routes } from '../../platform/http/routes.js';
 import { errorResponses } from '../../platform/http/schemas.js';
 import type { ConfigurationCache } from '../snapshot/index.js';
-import { acceptsGzip, matchesEtag } from './client-api.payload.js';
+import { acceptsGzip, matchesEtag, sendSerialised } from './client-api.payload.js';
 import {
   ClientFeaturesHeaders,
   ClientFeaturesResponse,
@@ -42,17 +42,10 @@ export const clientApiRoutes = (deps: Deps, configuration: ConfigurationCache) =
         reply.header('ETag', payload.etag).header('Cache-Control', 'no-cache');
         // A 304 has no body at all (a JSON `null` would announce Content-Length: 4 and never send it).
         if (matchesEtag(request.headers['if-none-match'], payload.etag)) {
-          return reply
-            .code(304)
-            .removeHeader('content-type')
-            .send('' as unknown as null);
+          return reply.code(304).removeHeader('content-type').send();
         }
         // Pre-serialised (and pre-compressed for SDKs that accept gzip): no per-request work.
-        reply.type('application/json; charset=utf-8').header('Vary', 'Accept-Encoding');
-        if (acceptsGzip(request.headers['accept-encoding'])) {
-          return reply.header('Content-Encoding', 'gzip').send(payload.gzipped() as unknown as string);
-        }
-        return reply.send(payload.body);
+        return sendSerialised(reply, payload, acceptsGzip(request.headers['accept-encoding']));
       },
     );
 
