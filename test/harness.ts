@@ -5,7 +5,7 @@ import pg from 'pg';
 import { inject } from 'vitest';
 import { buildApp } from '../src/app.js';
 import { type Config, testConfig } from '../src/config.js';
-import { ensureAdminTokens } from '../src/features/access/api-tokens.js';
+import { ensureAdminTokens } from '../src/features/access/index.js';
 import { type Database, openDatabase } from '../src/platform/db/database.js';
 import { withDatabase } from './global-setup.js';
 

@@ -4,7 +4,7 @@ import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
 import { testConfig } from '../src/config.js';
-import { ensureAdminTokens, hashSecret, parseInitTokens } from '../src/features/access/api-tokens.js';
+import { ensureAdminTokens, hashSecret, parseInitTokens } from '../src/features/access/index.js';
 import { registerAuth } from '../src/platform/http/auth.js';
 import { routes } from '../src/platform/http/routes.js';
 import { api } from './api.js';

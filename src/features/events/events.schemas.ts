@@ -1,10 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { Nullable } from '../../platform/http/schemas.js';
-
-export const TagSchema = Type.Object({
-  value: Type.String({ description: 'The tag value.', examples: ['team-a'] }),
-  type: Type.String({ description: 'The tag type.', default: 'simple', examples: ['simple'] }),
-});
+import { TagSchema } from '../tags/index.js';
 
 export const EventSchema = Type.Object(
   {

@@ -1,6 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { Nullable } from '../../platform/http/schemas.js';
-import { TagSchema } from '../events/events.schemas.js';
+import { TagSchema } from '../tags/index.js';
 import { FLAG_NAME_PATTERN, FlagSchema } from './flags.schemas.js';
 
 export const ArchivedFlagParams = Type.Object({

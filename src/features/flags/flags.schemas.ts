@@ -1,6 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { Nullable } from '../../platform/http/schemas.js';
-import { TagSchema } from '../events/events.schemas.js';
+import { TagSchema } from '../tags/index.js';
 
 /**
  * URL-safe as Unleash defines it (`encodeURIComponent(name) === name`), 1-100 characters, and not
