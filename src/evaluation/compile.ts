@@ -15,7 +15,7 @@ export interface CompiledSegment {
   constraints: CompiledConstraint[];
 }
 
-/** A segment id with no segment in the snapshot: the strategy fails (SDK, §7, contract 5). */
+/** A segment id with no segment in the snapshot: the strategy fails (docs/evaluation.md §7, §13 G1). */
 export interface MissingSegment {
   id: number;
   missing: true;
@@ -24,7 +24,7 @@ export interface MissingSegment {
 export interface CompiledStrategy {
   input: StrategyInput;
   parameters: Record<string, string>;
-  /** Reported as unevaluated and left out of the result (contract 4). */
+  /** Reported as unevaluated and left out of the result (§0.4). */
   disabled: boolean;
   rule: StrategyRule;
   constraints: CompiledConstraint[];
@@ -44,7 +44,7 @@ export interface CompiledFlag {
 
 /**
  * Flags and segments of one environment with every operand parsed (numbers, dates, semver, RE2
- * patterns, CIDR ranges, value sets), so evaluation does no parsing (contract 10). Immutable:
+ * patterns, CIDR ranges, value sets), so evaluation does no parsing (§0.10). Immutable:
  * build a new snapshot when the configuration changes.
  */
 export interface CompiledSnapshot {

@@ -12,7 +12,7 @@ type Row = [
   expected: boolean,
 ];
 
-// One row per behaviour of evaluation.md §6 (SDK column, contract 5). Context field is `f` unless set.
+// One row per behaviour of docs/evaluation.md §6 (the SDK side, §0.5). Context field is `f` unless set.
 const rows: Row[] = [
   ['IN', { values: ['a', 'b'] }, { f: 'b' }, true],
   ['IN', { values: ['NO'], caseInsensitive: true }, { f: 'no' }, false],
@@ -79,13 +79,13 @@ const rows: Row[] = [
   ['UNKNOWN_OP', { values: ['a'], inverted: true }, { f: 'a' }, false],
 ];
 
-describe('constraint operators (evaluation.md §6)', () => {
+describe('constraint operators (docs/evaluation.md §6)', () => {
   it.each(rows)('%s %j with %j → %s', (operator, constraint, context, expected) => {
     const compiled = compileConstraint({ contextName: 'f', operator, ...constraint });
     expect(compiled.evaluate(prepareContext(context, env))).toBe(expected);
   });
 
-  it('covers all 19 operators of contract 6', () => {
+  it('covers all 19 operators of docs/evaluation.md §0.6', () => {
     expect(new Set(rows.map(([operator]) => operator).filter((op) => op !== 'UNKNOWN_OP'))).toEqual(
       new Set(OPERATORS),
     );

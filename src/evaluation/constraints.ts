@@ -4,7 +4,7 @@ import { parse as parseSemver, type SemVer } from 'semver';
 import { type ContextView, resolveContextValue } from './context.js';
 import type { ConstraintInput } from './types.js';
 
-/** A constraint whose operands were parsed when the snapshot was built (contract 10). */
+/** A constraint whose operands were parsed when the snapshot was built (docs/evaluation.md §0.10). */
 export interface CompiledConstraint {
   input: ConstraintInput;
   /** The operator result after `inverted`; an unknown operator is false, never inverted (§6.1). */
@@ -13,7 +13,7 @@ export interface CompiledConstraint {
 
 type Matcher = (view: ContextView) => boolean;
 
-/** The 19 operators of contract 6. */
+/** The 19 operators of §0.6. */
 export const OPERATORS = [
   'NOT_IN',
   'IN',
@@ -86,7 +86,7 @@ function cleanValues(values: unknown): string[] {
     .map((v) => v.trim());
 }
 
-/** IN/NOT_IN are case-sensitive: the SDK ignores `caseInsensitive` here (§13 C1, contract 5). */
+/** IN/NOT_IN are case-sensitive: the SDK ignores `caseInsensitive` here (§13 C1, §0.5). */
 function compileIn(input: ConstraintInput): Matcher {
   const values = new Set(cleanValues(input.values));
   const wantIn = input.operator === 'IN';

@@ -3,13 +3,16 @@ import type { EvaluationContext, EvaluationEnv } from './types.js';
 /** A context prepared once per evaluation: `currentTime` parsed, the environment defaulted. */
 export interface ContextView {
   context: EvaluationContext;
-  /** `currentTime` when given (an unparsable one is an Invalid Date), else `env.now` (§6.2). */
+  /**
+   * `currentTime` when given (an unparsable one is an Invalid Date), else `env.now`
+   * (docs/evaluation.md §6.2).
+   */
   now: Date;
   random: () => number;
 }
 
 export function prepareContext(context: EvaluationContext, env: EvaluationEnv): ContextView {
-  // Contract 8: constraints on `environment` see the context's own field, else `default`,
+  // §0.8: constraints on `environment` see the context's own field, else `default`,
   // exactly as the SDK's static context supplies it.
   const prepared: EvaluationContext = { ...context, environment: context.environment ?? 'default' };
   const time = context.currentTime;

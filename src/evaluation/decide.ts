@@ -25,7 +25,7 @@ const variantResult = (
 const OFF = variantResult('disabled', false, false);
 
 /**
- * The SDK algorithm (evaluation.md §4, §9.5) on the compiled snapshot, short-circuiting as the SDK
+ * The SDK algorithm (docs/evaluation.md §4, §9.5) on the compiled snapshot, short-circuiting as the SDK
  * does: the first false constraint ends a strategy, the first enabled strategy ends the flag. Same
  * answers as `evaluateFlag` (a test holds them equal), several times cheaper, for callers that need
  * no report (SDK-facing evaluation, benchmarks).
@@ -56,7 +56,7 @@ function decide(snapshot: CompiledSnapshot, flag: CompiledFlag, view: ContextVie
   for (const strategy of flag.strategies) {
     if (strategy.disabled) continue;
     active = true;
-    // Custom strategy types and applicationHostname cannot be decided here (contract 3): false.
+    // Custom strategy types and applicationHostname cannot be decided here (§0.3): false.
     if (strategy.rule === 'unknown' || !gatesPass(strategy, view) || !strategy.rule(view)) continue;
     const { variants, parameters } = strategy;
     if (variants.length > 0) {
@@ -72,7 +72,7 @@ function decide(snapshot: CompiledSnapshot, flag: CompiledFlag, view: ContextVie
     }
     return { isEnabled: true, variant: flagVariant(flag, view) };
   }
-  // No strategy at all (or only disabled ones): on, as the environment is (contract 4).
+  // No strategy at all (or only disabled ones): on, as the environment is (§0.4).
   return active ? { isEnabled: false, variant: OFF } : { isEnabled: true, variant: flagVariant(flag, view) };
 }
 

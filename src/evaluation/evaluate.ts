@@ -15,7 +15,8 @@ import { selectVariantDefinition } from './variants.js';
 
 /**
  * Evaluates one flag. `undefined` when the snapshot has no such flag: the caller applies its
- * fallback (the SDK returns `false` and the disabled variant, §4 step 1, §9.5 step 1).
+ * fallback (the SDK returns `false` and the disabled variant,
+ * docs/evaluation.md §4 step 1, §9.5 step 1).
  */
 export function evaluateFlag(
   snapshot: CompiledSnapshot,
@@ -42,7 +43,7 @@ function evaluateCompiled(snapshot: CompiledSnapshot, flag: CompiledFlag, view: 
   const result = aggregate(data, flag.enabled);
   const hasUnsatisfiedDependency = !flag.dependencies.every((d) => dependencySatisfied(snapshot, d, view));
   const isEnabled = flag.enabled && !hasUnsatisfiedDependency && result === true;
-  // The SDK stops at the first enabled strategy (§4 step 4): its variant wins, or if it has none,
+  // The SDK stops at the first enabled strategy (§4 step 6): its variant wins, or if it has none,
   // the flag-level variants apply, even when a later enabled strategy has variants.
   const first = isEnabled ? data.find((s) => !s.disabled && s.result.enabled === true) : undefined;
   const winner = first?.result.variant ? first : undefined;
@@ -58,9 +59,9 @@ function evaluateCompiled(snapshot: CompiledSnapshot, flag: CompiledFlag, view: 
 }
 
 /**
- * Contract 3 / §12.3: true if any strategy is true, else `unknown` if any is unknown, else false.
+ * §0.3, §12.3: true if any strategy is true, else `unknown` if any is unknown, else false.
  * Disabled strategies take no part; with none left the flag behaves as having no strategies
- * (contract 4), and the result is the environment state as in the server playground (§12.3).
+ * (§0.4), and the result is the environment state as in the server playground (§12.3).
  */
 function aggregate(data: StrategyResult[], environmentEnabled: boolean): StrategyEnabled {
   const active = data.filter((strategy) => !strategy.disabled);

@@ -12,7 +12,7 @@ import type {
   VariantResult,
 } from './types.js';
 
-// Golden vectors: the worked examples of evaluation.md §15, computed with the Node SDK 6.12.1.
+// Golden vectors: the worked examples of docs/evaluation.md §15, computed with the Node SDK 6.12.1.
 interface Golden {
   normalise: {
     example: string;
@@ -61,7 +61,7 @@ function observed(evaluation: FlagEvaluation, expected: Golden['evaluations'][nu
   return Object.fromEntries(Object.keys(expected).map((key) => [key, all[key as keyof typeof all]]));
 }
 
-describe('evaluation.md §15 hashing examples', () => {
+describe('docs/evaluation.md §15 hashing examples', () => {
   it.each(golden.normalise)('example $example: $groupId:$id seed $seed → $expected of $n', (row) => {
     if (row.hash !== undefined)
       expect(murmurhash3js.x86.hash32(`${row.groupId}:${row.id}`, row.seed)).toBe(row.hash);
@@ -69,7 +69,7 @@ describe('evaluation.md §15 hashing examples', () => {
   });
 });
 
-describe('evaluation.md §15 evaluation examples', () => {
+describe('docs/evaluation.md §15 evaluation examples', () => {
   it.each(golden.evaluations)('example $example: $description ($flag, $context)', (row) => {
     const evaluation = evaluateFlag(compileSnapshot(row.state), row.flag, row.context, env);
     expect(evaluation).toBeDefined();

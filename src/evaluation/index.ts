@@ -1,4 +1,5 @@
 // The pure evaluation engine (ADR 0002): compile a snapshot once, evaluate it for many contexts.
+// Its rules are docs/evaluation.md; a bare §N in this directory is a section of that file.
 export type { CompiledSnapshot } from './compile.js';
 export { compileSnapshot } from './compile.js';
 export { OPERATORS, type Operator } from './constraints.js';

@@ -11,7 +11,7 @@ type Row = [
   expected: boolean | 'unknown',
 ];
 
-// evaluation.md §5; `random` is the injected draw in [0, 1) (ADR 0002).
+// docs/evaluation.md §5; `random` is the injected draw in [0, 1) (ADR 0002).
 const rows: Row[] = [
   ['userWithId', { userIds: '1, 2 ,3' }, { userId: '2' }, 0, true],
   ['userWithId', { userIds: ' 1,2' }, { userId: '1' }, 0, false],
@@ -33,7 +33,7 @@ const rows: Row[] = [
   ['toString', {}, {}, 0, 'unknown'],
 ];
 
-describe('built-in strategies (evaluation.md §5)', () => {
+describe('built-in strategies (docs/evaluation.md §5)', () => {
   it.each(rows)('%s %j with %j (random %s) → %s', (name, parameters, context, random, expected) => {
     const rule = compileRule(name, parameters);
     const view = prepareContext(context, { now: new Date(0), random: () => random });

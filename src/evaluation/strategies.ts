@@ -4,7 +4,7 @@ import { inRollout } from './rollout.js';
 
 /**
  * A strategy's own rule with parameters parsed at compile time. `unknown` marks the rules the
- * server cannot decide (contract 3): custom strategy types and `applicationHostname`.
+ * server cannot decide (docs/evaluation.md §0.3): custom strategy types and `applicationHostname`.
  */
 export type StrategyRule = ((view: ContextView) => boolean) | 'unknown';
 
@@ -30,7 +30,7 @@ const builders: Record<string, (parameters: Parameters) => StrategyRule> = {
   },
   flexibleRollout: flexibleRollout,
   remoteAddress: remoteAddress,
-  // Depends on the host the SDK runs on, which the server cannot know (contract 3, §13 S2).
+  // Depends on the host the SDK runs on, which the server cannot know (§0.3, §13 S2).
   applicationHostname: () => 'unknown',
 };
 
@@ -58,7 +58,7 @@ function randomId(random: () => number): string {
  * then `""`. `default` stickiness is the top-level userId, sessionId, else random (no remoteAddress,
  * no properties); any other field, `userId` and `sessionId` included, is resolved like a constraint's
  * context field (top level, then `properties`), and a missing or empty one makes the strategy false
- * even at 100 % (spec 10/12).
+ * even at 100 % (client-specification files 10 and 12).
  */
 function flexibleRollout(parameters: Parameters): StrategyRule {
   const rollout = Number(parameters.rollout);

@@ -34,10 +34,10 @@ function evaluateSegment(segment: CompiledSegment | MissingSegment, view: Contex
 }
 
 /**
- * One strategy with every constraint and segment reported (no short-circuit, §12.2). The
- * strategy is enabled when its constraints, its segments and its own rule all pass (§4 step 6).
- * Strategy variants are chosen only for an enabled strategy (SDK, §13 V2), with stickiness
- * `variants[0].stickiness`, else `parameters.stickiness` (SDK, §8, §13 V1).
+ * One strategy with every constraint and segment reported (no short-circuit, docs/evaluation.md
+ * §12.2). The strategy is enabled when its constraints, its segments and its own rule all pass
+ * (§4 step 5). Strategy variants are chosen only for an enabled strategy (SDK, §13 V2), with
+ * stickiness `variants[0].stickiness`, else `parameters.stickiness` (SDK, §8, §13 V1).
  */
 export function evaluateStrategy(strategy: CompiledStrategy, view: ContextView): StrategyResult {
   const constraints = strategy.constraints.map((c) => constraintResult(c, view));

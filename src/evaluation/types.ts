@@ -1,11 +1,12 @@
 /**
- * Types of the pure evaluation engine (ADR 0002, evaluation.md).
+ * Types of the pure evaluation engine (ADR 0002, docs/evaluation.md; a bare §N below is a
+ * section of that file).
  *
- * Input: the Unleash client-API shape (evaluation.md §1), i.e. what `/api/client/features` returns
+ * Input: the Unleash client-API shape (§1), i.e. what `/api/client/features` returns
  * and what `@unleash/client-specification` files carry in `state`, plus the playground-only
  * strategy fields `id`, `title`, `disabled`. Output: per flag, the SDK-exact `isEnabled`/`variant`
- * (contract rule 1) plus the per-strategy, per-constraint and per-segment report of the playground
- * (contract rule 2, evaluation.md §12).
+ * (§0.1) plus the per-strategy, per-constraint and per-segment report of the playground
+ * (§0.2, §12).
  */
 
 /** Variant payload; `value` is always a string, even for `json` and `number` (§9.3). */
@@ -100,7 +101,7 @@ export interface EvaluationContext {
   userId?: string;
   sessionId?: string;
   remoteAddress?: string;
-  /** Absent means `default` in constraints, never the environment being evaluated (contract 8). */
+  /** Absent means `default` in constraints, never the environment being evaluated (§0.8). */
   environment?: string;
   appName?: string;
   /** Date or RFC 3339 string; absent means the `now` passed to the engine. */
@@ -120,7 +121,7 @@ export type StrategyEnabled = boolean | 'unknown';
 
 /**
  * `complete`: built-in strategy, evaluated. `incomplete`: custom type or `applicationHostname`,
- * which the server cannot decide (contract 3). `unevaluated`: disabled strategy (contract 4).
+ * which the server cannot decide (§0.3). `unevaluated`: disabled strategy (§0.4).
  */
 export type EvaluationStatus = 'complete' | 'incomplete' | 'unevaluated';
 
@@ -138,7 +139,7 @@ export interface ConstraintResult extends ConstraintInput {
 export interface SegmentResult {
   id: number;
   name?: string;
-  /** All of the segment's constraints are true; a missing segment is false (contract 5, §7). */
+  /** All of the segment's constraints are true; a missing segment is false (§7, §13 G1). */
   result: boolean;
   /** Set when the strategy references a segment id absent from the snapshot. */
   missing?: true;
@@ -173,7 +174,7 @@ export interface VariantResult {
 
 export interface FlagEvaluation {
   name: string;
-  /** SDK-exact (contract 1): environment on, dependencies satisfied, strategies.result true. */
+  /** SDK-exact (§0.1): environment on, dependencies satisfied, strategies.result true. */
   isEnabled: boolean;
   isEnabledInCurrentEnvironment: boolean;
   hasUnsatisfiedDependency: boolean;
@@ -182,7 +183,7 @@ export interface FlagEvaluation {
   /** The winning strategy's variants if it chose one, else the flag-level variants (§12.4). */
   variants: VariantDefinition[];
   strategies: {
-    /** Aggregation of contract 3 / §12.3; ignores environment state and dependencies. */
+    /** Aggregation of §0.3 / §12.3; ignores environment state and dependencies. */
     result: StrategyEnabled;
     data: StrategyResult[];
   };

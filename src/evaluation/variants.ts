@@ -4,7 +4,7 @@ import type { EvaluationContext, VariantDefinition } from './types.js';
 
 const DEFAULT_STICKINESS_FIELDS = ['userId', 'sessionId', 'remoteAddress'] as const;
 
-/** §9.1: the random seed is `String(round(random * 100000))`, as in the SDK. */
+/** docs/evaluation.md §9.1: the random seed is `String(round(random * 100000))`, as in the SDK. */
 function randomSeed(random: () => number): string {
   return String(Math.round(random() * 100_000));
 }

@@ -79,7 +79,7 @@ function remove(doc: unknown, tokens: string[]): unknown {
 }
 
 function applyOne(doc: unknown, op: PatchOperation): unknown {
-  // RFC 6902 §4: add, replace and test carry a "value" member (null is a value, absent is not).
+  // RFC 6902, section 4: add, replace and test carry a "value" member (null is a value, absent is not).
   if ((op.op === 'add' || op.op === 'replace' || op.op === 'test') && !('value' in op)) {
     throw new Error(`"${op.op}" needs a "value"`);
   }

@@ -10,7 +10,8 @@ export interface FeatureNaming {
 
 export const NO_NAMING: FeatureNaming = { pattern: null, example: null, description: null };
 
-// A literal whitespace character or one of the escapes \t \s \n \r \f \v (admin-semantics §3).
+// A literal whitespace character or one of the escapes \t \s \n \r \f \v, refused as Unleash
+// refuses them (docs/api.md §5).
 const WHITESPACE = /\s|\\[tsnrfv]/;
 
 /**

@@ -78,7 +78,7 @@ function toStrategy(row: StrategyRow): StrategyInput {
  * The engine input for one environment: every active flag, on or off there (a flag without a row
  * for the environment is off and has no strategies), with all its strategies in client-API order.
  * Disabled strategies are included; the engine reports them and leaves them out of the result
- * (contract 4), which equals what SDKs compute without them.
+ * (docs/evaluation.md §0.4), which equals what SDKs compute without them.
  */
 export function environmentInput(config: IndexedConfiguration, environment: string): SnapshotInput {
   const byFlag = config.environments.get(environment);

@@ -50,9 +50,9 @@ export class Configuration {
 }
 
 /**
- * The in-memory configuration every evaluation reads (contract 10: no query per flag). It is
- * rebuilt when the revision (newest event id) moves: at once on a NOTIFY from any instance, and by
- * a poll every `pollMs` as a safety net should a notification be lost. Readers that must see
+ * The in-memory configuration every evaluation reads (docs/evaluation.md §0.10: no query per
+ * flag). It is rebuilt when the revision (newest event id) moves: at once on a NOTIFY from any
+ * instance, and by a poll every `pollMs` as a safety net should a notification be lost. Readers that must see
  * their own writes (the admin playground) ask for `fresh`, which costs one indexed query.
  */
 export class ConfigurationCache {

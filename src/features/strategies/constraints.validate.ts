@@ -4,7 +4,7 @@ import { OPERATORS, type Operator } from '../../evaluation/index.js';
 import type { ErrorDetail } from '../../platform/http/errors.js';
 import { compileUserPattern } from '../../platform/regex.js';
 
-/** The 19 operators the admin API accepts (evaluation.md, contract rule 6); any other is a 400. */
+/** The 19 operators the admin API accepts (docs/evaluation.md §0.6); any other is a 400. */
 export { OPERATORS, type Operator };
 
 /** Operators that read the single `value` (numbers, dates, versions, a pattern); the rest read `values`. */

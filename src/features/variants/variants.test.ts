@@ -97,7 +97,7 @@ describe('environment variants', () => {
     expect(env).toMatchObject({ variantCount: 3, variants: expected });
   });
 
-  it('PUT with §15 example 10 gives c the remainder', async () => {
+  it('PUT with docs/evaluation.md §15 example 10 gives c the remainder', async () => {
     const flag = await newFlag();
     const res = await send(
       'PUT',

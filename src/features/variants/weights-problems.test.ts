@@ -8,7 +8,7 @@ const v = (name: string, weightType: 'variable' | 'fix' = 'variable', weight = 0
 });
 const summary = (list: WeightedVariant[]) => list.map((x) => `${x.name}:${x.weight}`);
 
-describe('variant weight normalisation (evaluation.md §9.4 and §15 example 10)', () => {
+describe('variant weight normalisation (docs/evaluation.md §9.4 and §15 example 10)', () => {
   it('gives the remainder to the first variable variants in input order, then sorts by name', () => {
     expect(summary(normaliseVariantWeights([v('c'), v('a'), v('b')]))).toEqual(['a:333', 'b:333', 'c:334']);
   });

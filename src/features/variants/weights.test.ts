@@ -4,7 +4,7 @@ import { fixVariantWeights } from './weights.js';
 const v = (name: string, weightType = 'variable', weight = 0) => ({ name, weight, weightType });
 const summary = (list: { name: string; weight: number }[]) => list.map((x) => [x.name, x.weight]);
 
-describe('fixVariantWeights (evaluation.md §9.4, §15 example 10)', () => {
+describe('fixVariantWeights (docs/evaluation.md §9.4, §15 example 10)', () => {
   it.each([
     ['empty list', [], []],
     ['one variable', [v('a')], [['a', 1000]]],

@@ -11,7 +11,7 @@ export interface WeightedVariant {
 const isFixed = (v: WeightedVariant) => v.weightType === 'fix';
 
 /**
- * What makes a variant list impossible to normalise (evaluation.md §9.4): no `variable` variant in
+ * What makes a variant list impossible to normalise (docs/evaluation.md §9.4): no `variable` variant in
  * a non-empty list, fixed weights above 1000 in total, a name used twice. `base` is the list's
  * path in the request (`/body/variants`).
  */
