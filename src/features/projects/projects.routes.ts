@@ -29,7 +29,7 @@ import {
   updateProject,
   updateProjectSettings,
 } from './projects.service.js';
-import { getProjectOverview, listProjects } from './projects-read.service.js';
+import { getProjectOverview, listProjects } from './overview.service.js';
 
 const Empty = Type.Null({ description: 'Done; the response has no body.' });
 const tags = ['Projects'];

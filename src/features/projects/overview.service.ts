@@ -3,7 +3,7 @@ import type { Principal } from '../../platform/http/auth.js';
 import { notFound } from '../../platform/http/errors.js';
 import type { DefaultStrategy, ProjectOverview } from './projects.schemas.js';
 import { findProject, listProjectEnvironments } from './projects.store.js';
-import { listFlagOverviews, listProjectRows, overviewCounts } from './projects-read.store.js';
+import { listFlagOverviews, listProjectRows, overviewCounts } from './overview.store.js';
 
 const iso = (value: Date | string | null | undefined) => (value ? new Date(value).toISOString() : null);
 
@@ -11,7 +11,7 @@ const iso = (value: Date | string | null | undefined) => (value ? new Date(value
 const userIdOf = (p: Principal) => (p.kind === 'user' ? p.userId : null);
 
 /**
- * admin-semantics §3, computed live: over non-archived flags,
+ * Project health as docs/api.md §5 defines it, computed live: over non-archived flags,
  * round(100 - stale/total*100 - potentiallyStale/total*100), 100 without flags.
  */
 export function health(total: number, stale: number, potentiallyStale: number): number {
@@ -111,7 +111,7 @@ export async function getProjectOverview(
     createdAt: iso(project.createdAt),
     favorite: counts.favorite,
     stats: {
-      // Mean days to one decimal, at least 0.1 when there is any (admin-semantics §3).
+      // Mean days to one decimal, at least 0.1 when there is any (docs/api.md §5).
       avgTimeToProdCurrentWindow: avg === null ? 0 : Math.max(0.1, Math.round(avg * 10) / 10),
       createdCurrentWindow: counts.created_current,
       createdPastWindow: counts.created_past,
