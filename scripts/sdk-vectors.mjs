@@ -1,5 +1,5 @@
 // Writes the context-lookup golden vectors by asking the real Node SDK (a dev dependency), offline:
-//   node scripts/sdk-vectors.mjs test/golden/context-lookups.json
+//   node scripts/sdk-vectors.mjs test/golden/context-lookups.json && npx biome format --write test/golden/context-lookups.json
 
 import { writeFileSync } from 'node:fs';
 import { initialize } from 'unleash-client';

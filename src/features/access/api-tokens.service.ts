@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Deps } from '../../deps.js';
+import { transaction } from '../../platform/db/index.js';
 import type { Principal } from '../../platform/http/auth.js';
 import { invalidField, notFound } from '../../platform/http/errors.js';
 import { appendEvent } from '../events/index.js';
@@ -103,7 +104,7 @@ export async function createApiToken(
   }
   const prefix = scope.projects.length === 1 ? scope.projects[0] : '[]';
   const secret = `${prefix}:${scope.environment}.${randomBytes(28).toString('hex')}`;
-  return deps.database.db.transaction().execute(async (tx) => {
+  return transaction(deps.database.db, async (tx) => {
     if (scope.environment !== '*' && !(await environmentExists(tx, scope.environment))) {
       throw notFound(`Environment "${scope.environment}" does not exist`);
     }
@@ -155,7 +156,7 @@ export async function createApiToken(
  */
 export async function deleteApiToken(deps: Deps, secret: string, by: Principal) {
   const hash = hashSecret(secret);
-  await deps.database.db.transaction().execute(async (tx) => {
+  await transaction(deps.database.db, async (tx) => {
     const row = await deleteToken(tx, hash);
     if (!row) return;
     await appendEvent(tx, {
@@ -172,7 +173,7 @@ export async function deleteApiToken(deps: Deps, secret: string, by: Principal) 
 /** Changes the expiry of the token whose secret is given; unknown secret: 200, nothing changes. */
 export async function updateApiToken(deps: Deps, secret: string, input: UpdateApiTokenInput, by: Principal) {
   const hash = hashSecret(secret);
-  await deps.database.db.transaction().execute(async (tx) => {
+  await transaction(deps.database.db, async (tx) => {
     const before = await findListedToken(tx, hash);
     if (!before) return;
     const after = await setTokenExpiry(tx, hash, new Date(input.expiresAt));

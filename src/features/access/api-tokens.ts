@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { Db } from '../../platform/db/index.js';
+import { type Db, transaction } from '../../platform/db/index.js';
 import type { Principal, ResolvePrincipal } from '../../platform/http/auth.js';
 import { countTokens, findTokenByHash, insertToken, lockTokenBootstrap } from './api-tokens.store.js';
 
@@ -95,7 +95,7 @@ export async function ensureAdminTokens(db: Db, initTokens: string[]): Promise<s
   }
   if (initTokens.length > 0) return undefined;
   // Instances starting together on an empty database: only the first to take the lock generates.
-  return db.transaction().execute(async (tx) => {
+  return transaction(db, async (tx) => {
     await lockTokenBootstrap(tx);
     if ((await countTokens(tx)) > 0) return undefined;
     const secret = `*:*.${randomBytes(28).toString('hex')}`;

@@ -1,4 +1,5 @@
 import type { Deps } from '../../deps.js';
+import { transaction } from '../../platform/db/index.js';
 import type { Principal } from '../../platform/http/auth.js';
 import { notFound } from '../../platform/http/errors.js';
 import type { ConfigurationCache } from '../snapshot/index.js';
@@ -44,7 +45,7 @@ export async function registerClient(
   clientIp: string,
 ) {
   // Application and instance together or not at all.
-  await deps.database.db.transaction().execute((tx) =>
+  await transaction(deps.database.db, (tx) =>
     upsertRegistration(tx, {
       appName: body.appName,
       instanceId: body.instanceId,
@@ -67,7 +68,7 @@ export async function recordMetrics(
     .slice(0, 10_000)
     .map(([flag, c]) => ({ flag, yes: c.yes, no: c.no }));
   // Counters and last-seen times together or not at all.
-  await deps.database.db.transaction().execute((tx) =>
+  await transaction(deps.database.db, (tx) =>
     addMetrics(tx, {
       appName: body.appName,
       environment: scopeOf(principal).environment,

@@ -1,4 +1,5 @@
 import type { Deps } from '../../deps.js';
+import { transaction } from '../../platform/db/index.js';
 import type { Principal } from '../../platform/http/auth.js';
 import { invalidField, nameExists, notFound } from '../../platform/http/errors.js';
 import { appendEvent } from '../events/index.js';
@@ -72,7 +73,7 @@ export async function createContextField(deps: Deps, input: CreateContextFieldIn
     legalValues: cleanLegalValues(input.legalValues ?? []),
     project: input.project ?? null,
   };
-  return deps.database.db.transaction().execute(async (tx) => {
+  return transaction(deps.database.db, async (tx) => {
     if (!(await store.insertContextField(tx, values))) {
       throw nameExists(`A context field with the name "${input.name}" already exists.`);
     }
@@ -95,7 +96,7 @@ export async function updateContextField(
   by: Principal,
 ) {
   const legalValues = input.legalValues && cleanLegalValues(input.legalValues);
-  await deps.database.db.transaction().execute(async (tx) => {
+  await transaction(deps.database.db, async (tx) => {
     const [before] = await store.listContextFields(tx, name, true);
     if (!before) throw unknownField(name);
     const after: store.ContextValues = {
@@ -119,7 +120,7 @@ export async function updateContextField(
 
 /** Any field may be deleted, built-in ones too, as in Unleash; constraints that name it stay. */
 export async function deleteContextField(deps: Deps, name: string, by: Principal) {
-  await deps.database.db.transaction().execute(async (tx) => {
+  await transaction(deps.database.db, async (tx) => {
     const [before] = await store.listContextFields(tx, name, true);
     if (!before || !(await store.deleteContextField(tx, name))) throw unknownField(name);
     await appendEvent(tx, {

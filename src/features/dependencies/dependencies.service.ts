@@ -1,4 +1,5 @@
 import type { Deps } from '../../deps.js';
+import { transaction } from '../../platform/db/index.js';
 import type { Principal } from '../../platform/http/auth.js';
 import { AppError, invalidField, notFound } from '../../platform/http/errors.js';
 import { appendEvent } from '../events/index.js';
@@ -40,7 +41,7 @@ export async function addDependency(
     throw invalidField('/body/variants', 'Variants can only be required when the parent must be enabled.');
   }
   const parent = input.feature;
-  await deps.database.db.transaction().execute(async (tx) => {
+  await transaction(deps.database.db, async (tx) => {
     const flags = await lockFlags(tx, [child, parent]);
     childInProject(flags.get(child), child, projectId);
     if (child === parent) throw refuse('A feature flag cannot depend on itself.');
@@ -83,7 +84,7 @@ export async function removeDependencies(
   parent: string | undefined,
   by: Principal,
 ) {
-  await deps.database.db.transaction().execute(async (tx) => {
+  await transaction(deps.database.db, async (tx) => {
     const flags = await lockFlags(tx, [child]);
     const flag = flags.get(child);
     if (!flag || flag.project !== projectId) {

@@ -1,5 +1,5 @@
 import type { Deps } from '../../deps.js';
-import type { Db } from '../../platform/db/index.js';
+import { type Db, transaction } from '../../platform/db/index.js';
 import type { Principal } from '../../platform/http/auth.js';
 import { AppError, invalid, nameExists, notFound } from '../../platform/http/errors.js';
 import { appendEvent } from '../events/index.js';
@@ -45,7 +45,7 @@ async function read(tx: Db, name: string): Promise<Environment> {
 
 /** Creates an environment; no project gets it until added there. */
 export async function createEnvironment(deps: Deps, input: CreateEnvironmentInput, principal: Principal) {
-  return deps.database.db.transaction().execute(async (tx) => {
+  return transaction(deps.database.db, async (tx) => {
     const created = await insertEnvironment(tx, {
       name: input.name,
       type: input.type,
@@ -92,7 +92,7 @@ export async function updateEnvironment(
   input: UpdateEnvironmentInput,
   principal: Principal,
 ) {
-  return deps.database.db.transaction().execute(async (tx) => {
+  return transaction(deps.database.db, async (tx) => {
     const before = await lockChangeable(tx, name, 'update');
     const after = {
       ...before,
@@ -109,7 +109,7 @@ export async function updateEnvironment(
  * Protected environments cannot be deleted.
  */
 export async function deleteEnvironment(deps: Deps, name: string, principal: Principal) {
-  await deps.database.db.transaction().execute(async (tx) => {
+  await transaction(deps.database.db, async (tx) => {
     const env = await lockChangeable(tx, name, 'delete');
     await deleteEnvironmentRow(tx, name);
     await appendEvent(tx, {
@@ -132,7 +132,7 @@ export async function setEnvironmentEnabled(
   enabled: boolean,
   principal: Principal,
 ) {
-  await deps.database.db.transaction().execute(async (tx) => {
+  await transaction(deps.database.db, async (tx) => {
     const before = await lockEnvironment(tx, name);
     if (!before) throw missing(name);
     if (!enabled && before.enabled && (await countEnabledEnvironments(tx)) <= 1) {

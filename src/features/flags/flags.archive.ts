@@ -1,4 +1,5 @@
 import type { Deps } from '../../deps.js';
+import { transaction } from '../../platform/db/index.js';
 import type { Principal } from '../../platform/http/auth.js';
 import { invalid, notFound } from '../../platform/http/errors.js';
 import { appendEvent } from '../events/index.js';
@@ -16,7 +17,7 @@ const unknownFlag = (name: string) => notFound(`Could not find feature flag with
  * A flag other flags depend on is refused (403), as in Unleash: remove the dependencies first.
  */
 export async function archiveFlag(deps: Deps, projectId: string, name: string, by: Principal) {
-  await deps.database.db.transaction().execute(async (tx) => {
+  await transaction(deps.database.db, async (tx) => {
     const before = await lockFlag(tx, name);
     // An archived flag is no longer a flag of the project as far as its routes go (Unleash: 404).
     if (!before || before.project !== projectId || before.archivedAt !== null) {
@@ -31,7 +32,7 @@ export async function archiveFlag(deps: Deps, projectId: string, name: string, b
 
 /** Brings an archived flag back into its project, in the stage it had before it was archived. */
 export async function reviveFlag(deps: Deps, name: string, by: Principal) {
-  await deps.database.db.transaction().execute(async (tx) => {
+  await transaction(deps.database.db, async (tx) => {
     const before = await lockFlag(tx, name);
     if (!before) throw unknownFlag(name);
     if (before.archivedAt === null) {
@@ -48,7 +49,7 @@ export async function reviveFlag(deps: Deps, name: string, by: Principal) {
  * that is not archived is refused (archive it first), so nothing active disappears by mistake.
  */
 export async function deleteFlagForGood(deps: Deps, name: string, by: Principal) {
-  await deps.database.db.transaction().execute(async (tx) => {
+  await transaction(deps.database.db, async (tx) => {
     const before = await lockFlag(tx, name);
     if (!before) throw unknownFlag(name);
     if (before.archivedAt === null || !(await deleteArchivedFlag(tx, name))) {
@@ -67,7 +68,7 @@ export async function deleteFlagForGood(deps: Deps, name: string, by: Principal)
 
 /** Marks the listed flags of the project stale or not; one stale-on/off event per flag that changed. */
 export async function markStale(deps: Deps, projectId: string, input: StaleInput, by: Principal) {
-  await deps.database.db.transaction().execute(async (tx) => {
+  await transaction(deps.database.db, async (tx) => {
     if (!(await activeProjectExists(tx, projectId))) throw projectNotFound(projectId);
     const changed = await setStale(tx, projectId, [...new Set(input.features)], input.stale);
     for (const name of changed) {

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Deps } from '../../deps.js';
+import { transaction } from '../../platform/db/index.js';
 import type { Principal } from '../../platform/http/auth.js';
 import { invalidField, notFound } from '../../platform/http/errors.js';
 import { appendEvent } from '../events/index.js';
@@ -8,6 +9,7 @@ import {
   copyDependencies,
   copyEnvironmentsAndTags,
   insertStrategyCopy,
+  parentsOf,
   strategiesToCopy,
 } from './flags.more.store.js';
 import type { Flag } from './flags.schemas.js';
@@ -19,7 +21,7 @@ import {
   notInProject,
   readFlag,
 } from './flags.service.js';
-import { findActiveProject, lockFlag } from './flags.store.js';
+import { findActiveProject, lockFlag, lockFlagsInOrder, lockProjectForNewFlag } from './flags.store.js';
 
 /**
  * Copies a flag of the project under a new name, as Unleash does: type, description, impression
@@ -37,12 +39,17 @@ export async function cloneFlag(
 ): Promise<Flag> {
   if (input.name === '.' || input.name === '..')
     throw invalidField('/body/name', '"." and ".." are not flag names.');
-  return deps.database.db.transaction().execute(async (tx) => {
+  return transaction(deps.database.db, async (tx) => {
+    // The project's row before the source flag's (the lock order, see lockFlag): inserting the
+    // copy locks the project row, and a project-wide change holds it while it locks the flags.
+    const project = await findActiveProject(tx, projectId, false);
+    if (project) await lockProjectForNewFlag(tx, project);
+    // The source and the parents the copy will reference, in name order; then the source's row.
+    await lockFlagsInOrder(tx, [source, ...(await parentsOf(tx, source))]);
     const original = await lockFlag(tx, source);
     if (!original || original.project !== projectId || original.archivedAt !== null) {
       throw notInProject(source, projectId, original?.archivedAt === null ? original.project : undefined);
     }
-    const project = await findActiveProject(tx, projectId, false);
     if (!project) throw notFound(`Active project with id ${projectId} does not exist`);
     checkNaming(project, input.name);
     await checkLimit(tx, project);

@@ -1,9 +1,10 @@
 import type { Deps } from '../../deps.js';
+import { transaction } from '../../platform/db/index.js';
 import type { Principal } from '../../platform/http/auth.js';
 import { appendEvent } from '../events/index.js';
 import { deleteFavorite, insertFavorite } from './flags.more.store.js';
 import { notInProject } from './flags.service.js';
-import { findFlagArchivedState } from './flags.store.js';
+import { lockFlag } from './flags.store.js';
 
 /**
  * Favorites belong to users (favorite_features.user_id references users). An API token is not a
@@ -17,8 +18,9 @@ export async function setFavorite(
   favorite: boolean,
   by: Principal,
 ) {
-  await deps.database.db.transaction().execute(async (tx) => {
-    const flag = await findFlagArchivedState(tx, name);
+  await transaction(deps.database.db, async (tx) => {
+    // The flag's row first, as every write to a flag (see lockFlag).
+    const flag = await lockFlag(tx, name);
     if (!flag || flag.project !== projectId) throw notInProject(name, projectId, flag?.project);
     if (by.kind !== 'user') return;
     const changed = favorite

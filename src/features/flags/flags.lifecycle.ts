@@ -1,5 +1,5 @@
 import type { Deps } from '../../deps.js';
-import type { Db } from '../../platform/db/index.js';
+import { type Db, transaction } from '../../platform/db/index.js';
 import type { Principal } from '../../platform/http/auth.js';
 import { invalid } from '../../platform/http/errors.js';
 import { appendEvent } from '../events/index.js';
@@ -39,7 +39,7 @@ export async function completeFlag(
   input: CompleteInput,
   by: Principal,
 ) {
-  await deps.database.db.transaction().execute(async (tx) => {
+  await transaction(deps.database.db, async (tx) => {
     await activeFlag(tx, projectId, name);
     const statusValue = input.statusValue ?? null;
     await upsertStage(tx, name, 'completed', deps.now(), input.status, statusValue);
@@ -56,7 +56,7 @@ export async function completeFlag(
 
 /** Leaves `completed`: the flag returns to the stage it had before; records `feature-uncompleted`. */
 export async function uncompleteFlag(deps: Deps, projectId: string, name: string, by: Principal) {
-  await deps.database.db.transaction().execute(async (tx) => {
+  await transaction(deps.database.db, async (tx) => {
     await activeFlag(tx, projectId, name);
     if (!(await deleteStage(tx, name, 'completed'))) {
       throw invalid(`The feature flag "${name}" is not completed.`);

@@ -41,7 +41,11 @@ export async function deleteArchivedFlag(db: Kysely<DB>, name: string): Promise<
   return row !== undefined;
 }
 
-/** Sets `stale` on the listed active flags of the project whose value differs; returns the changed names. */
+/**
+ * Sets `stale` on the listed active flags of the project whose value differs; returns the changed
+ * names. The flags' rows are locked first, in name order (the lock order, see lockFlag): one UPDATE
+ * of several rows would lock them in whatever order its plan visits them.
+ */
 export async function setStale(
   db: Kysely<DB>,
   project: string,
@@ -49,6 +53,14 @@ export async function setStale(
   stale: boolean,
 ): Promise<string[]> {
   if (names.length === 0) return [];
+  await db
+    .selectFrom('features')
+    .select('name')
+    .where('project', '=', project)
+    .where('name', 'in', names)
+    .orderBy('name')
+    .forUpdate()
+    .execute();
   const rows = await db
     .updateTable('features')
     .set({ stale })
@@ -195,6 +207,16 @@ export async function deleteFavorite(db: Kysely<DB>, name: string, userId: numbe
     .returning('user_id')
     .executeTakeFirst();
   return row !== undefined;
+}
+
+/** The flags `name` depends on. */
+export async function parentsOf(db: Kysely<DB>, name: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom('feature_dependencies')
+    .select('parent')
+    .where('child', '=', name)
+    .execute();
+  return rows.map((r) => r.parent);
 }
 
 /** Gives the new flag `to` the parents of `from`; returns the dependencies added. */

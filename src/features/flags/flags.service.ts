@@ -1,5 +1,5 @@
 import type { Deps } from '../../deps.js';
-import type { Db } from '../../platform/db/index.js';
+import { type Db, transaction } from '../../platform/db/index.js';
 import type { Principal } from '../../platform/http/auth.js';
 import { AppError, invalidField, nameExists, notFound } from '../../platform/http/errors.js';
 import { fullMatch } from '../../platform/regex.js';
@@ -88,7 +88,7 @@ export async function insertNewFlag(tx: Db, flag: NewFlag) {
 export async function createFlag(deps: Deps, projectId: string, input: CreateFlagInput, by: Principal) {
   if (input.name === '.' || input.name === '..')
     throw invalidField('/body/name', '"." and ".." are not flag names.');
-  const created = await deps.database.db.transaction().execute(async (tx) => {
+  const created = await transaction(deps.database.db, async (tx) => {
     const project = await findActiveProject(tx, projectId, false);
     if (!project) throw notFound(`Active project with id ${projectId} does not exist`);
     checkNaming(project, input.name);
@@ -147,7 +147,7 @@ export async function updateFlagMetadata(
   if (input.name !== undefined && input.name !== name) {
     throw invalidField('/body/name', 'Cannot change the name of a feature flag.');
   }
-  return deps.database.db.transaction().execute(async (tx) => {
+  return transaction(deps.database.db, async (tx) => {
     const before = await lockFlag(tx, name);
     if (!before || before.project !== projectId) throw notInProject(name, projectId, before?.project);
     const now = deps.now();

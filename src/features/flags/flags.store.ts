@@ -43,6 +43,16 @@ export async function findActiveProject(
   );
 }
 
+/**
+ * Locks the project's row as a new flag needs it, before any flag's row is locked (the lock order,
+ * see lockFlag): FOR UPDATE when the project has a flag limit (what checkLimit takes, taken at once
+ * rather than upgraded from a weaker lock), else FOR KEY SHARE, which inserting the flag takes anyway.
+ */
+export async function lockProjectForNewFlag(db: Kysely<DB>, project: ProjectForFlags): Promise<void> {
+  const query = db.selectFrom('projects').select('id').where('id', '=', project.id);
+  await (project.featureLimit === null ? query.forKeyShare() : query.forUpdate()).execute();
+}
+
 export async function countActiveFlags(db: Kysely<DB>, projectId: string): Promise<number> {
   const row = await db
     .selectFrom('features')
@@ -159,6 +169,23 @@ export async function findFlagArchivedState(db: Kysely<DB>, name: string) {
     .executeTakeFirst();
 }
 
+/**
+ * Locks the flag's row (FOR UPDATE) for the rest of the transaction and returns it.
+ *
+ * THE LOCK ORDER of every write to a flag: a transaction that changes a flag locks the flag's row
+ * with this (or, for several flags, in name order: `ORDER BY name FOR UPDATE`) before it touches
+ * any other row of the flag: its environment rows, strategies, variants, tags, lifecycle stages,
+ * dependencies, favorites. A project-wide change takes the project's row first, then its flags'
+ * rows in name order, then theirs; a new flag's project row comes before any flag's row.
+ *
+ * Why: PostgreSQL locks the flag row implicitly too. Inserting a row that references the flag
+ * (a lifecycle stage, a dependency, a tag link, a flag environment) takes a KEY SHARE lock on it,
+ * which waits for a FOR UPDATE. A transaction that locked a flag environment row and then inserted
+ * a lifecycle stage waited for the flag row, while one that held the flag row waited for that
+ * environment row: a deadlock, answered with a 500 (40P01). With the flag row always first,
+ * writes to one flag simply queue on it. (transaction() in platform/db retries the rare deadlock
+ * no order rules out, e.g. over shared tags rows.)
+ */
 export async function lockFlag(db: Kysely<DB>, name: string): Promise<FlagRow | undefined> {
   const row = await db
     .selectFrom('features')
@@ -167,6 +194,18 @@ export async function lockFlag(db: Kysely<DB>, name: string): Promise<FlagRow | 
     .forUpdate()
     .executeTakeFirst();
   return row && toFlagRow(row);
+}
+
+/** Locks the rows of several flags, in name order (the lock order, see lockFlag). */
+export async function lockFlagsInOrder(db: Kysely<DB>, names: string[]): Promise<void> {
+  if (names.length === 0) return;
+  await db
+    .selectFrom('features')
+    .select('name')
+    .where('name', 'in', names)
+    .orderBy('name')
+    .forUpdate()
+    .execute();
 }
 
 export interface FlagPatch {

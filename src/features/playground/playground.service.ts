@@ -44,7 +44,7 @@ function strategyReport(strategy: StrategyResult, project: string, flag: string,
   };
 }
 
-/** The engine's answer plus what the playground reports around it (evaluation.md §12). */
+/** The engine's answer plus what the playground reports around it (docs/evaluation.md §12). */
 function report(evaluation: FlagEvaluation, project: string, environment: string) {
   return {
     name: evaluation.name,
@@ -91,9 +91,9 @@ export function runPlayground(config: Configuration, input: PlaygroundInput, now
 }
 
 /**
- * Contract 9: top-level entries that are not strings (other than `properties`) are dropped and
- * reported; properties are flattened to top level; every value is split on commas (no trimming)
- * and each combination of the pieces is one context.
+ * docs/evaluation.md §0.9: top-level entries that are not strings (other than `properties`) are
+ * dropped and reported; properties are flattened to top level; every value is split on commas
+ * (no trimming) and each combination of the pieces is one context.
  */
 export function expandContext(context: PlaygroundContext) {
   const invalidContextProperties: string[] = [];
@@ -115,7 +115,7 @@ export function expandContext(context: PlaygroundContext) {
 
 /**
  * POST /api/admin/playground/advanced, checked before any output: environments x flags x
- * context combinations, refused above the limit (contract 9).
+ * context combinations, refused above the limit (§0.9).
  */
 export function planAdvancedPlayground(config: Configuration, input: AdvancedPlaygroundInput, limit: number) {
   const wanted = projectFilter(input.projects);

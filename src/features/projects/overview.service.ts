@@ -1,9 +1,9 @@
 import type { Deps } from '../../deps.js';
 import type { Principal } from '../../platform/http/auth.js';
 import { notFound } from '../../platform/http/errors.js';
+import { listFlagOverviews, listProjectRows, overviewCounts } from './overview.store.js';
 import type { DefaultStrategy, ProjectOverview } from './projects.schemas.js';
 import { findProject, listProjectEnvironments } from './projects.store.js';
-import { listFlagOverviews, listProjectRows, overviewCounts } from './overview.store.js';
 
 const iso = (value: Date | string | null | undefined) => (value ? new Date(value).toISOString() : null);
 

@@ -1,5 +1,5 @@
 import type { Deps } from '../../deps.js';
-import type { Db } from '../../platform/db/index.js';
+import { type Db, transaction } from '../../platform/db/index.js';
 import type { Principal } from '../../platform/http/auth.js';
 import { AppError, nameExists, notFound } from '../../platform/http/errors.js';
 import { appendEvent } from '../events/index.js';
@@ -10,6 +10,7 @@ import {
   countProjectEnvironments,
   environmentExists,
   lockProjectEnvironment,
+  lockProjectFlags,
   removeProjectEnvironment,
   setDefaultStrategy,
 } from './project-environments.store.js';
@@ -50,7 +51,7 @@ export async function addEnvironmentToProject(
   input: ProjectEnvironmentInput,
   principal: Principal,
 ) {
-  await deps.database.db.transaction().execute(async (tx) => {
+  await transaction(deps.database.db, async (tx) => {
     await requireProject(tx, projectId);
     await requireEnvironment(tx, input.environment);
     const strategy = input.defaultStrategy
@@ -61,6 +62,7 @@ export async function addEnvironmentToProject(
         `The environment "${input.environment}" is already enabled in project "${projectId}".`,
       );
     }
+    await lockProjectFlags(tx, projectId);
     await connectFlags(tx, projectId, input.environment);
     await appendEvent(tx, {
       type: 'project-environment-added',
@@ -82,7 +84,7 @@ export async function removeEnvironmentFromProject(
   environment: string,
   principal: Principal,
 ) {
-  await deps.database.db.transaction().execute(async (tx) => {
+  await transaction(deps.database.db, async (tx) => {
     await findProject(tx, projectId, true).then((p) => {
       if (!p) throw notFound(`Could not find project with id "${projectId}".`);
     });
@@ -111,7 +113,7 @@ export async function updateDefaultStrategy(
   input: CreateStrategyInput,
   principal: Principal,
 ): Promise<DefaultStrategy> {
-  return deps.database.db.transaction().execute(async (tx) => {
+  return transaction(deps.database.db, async (tx) => {
     await requireProject(tx, projectId);
     const row = await lockProjectEnvironment(tx, projectId, environment);
     if (!row) throw notFound(`The environment "${environment}" is not enabled in project "${projectId}".`);

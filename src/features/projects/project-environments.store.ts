@@ -26,6 +26,21 @@ export async function addProjectEnvironment(
   return row !== undefined;
 }
 
+/**
+ * Locks the rows of every flag of the project (archived ones included), in name order: a change
+ * to the project's environments touches the flags' environment rows, and every write to a flag
+ * locks the flag's row before its other rows (the lock order, see lockFlag in the flags slice).
+ */
+export async function lockProjectFlags(db: Kysely<DB>, projectId: string): Promise<void> {
+  await db
+    .selectFrom('features')
+    .select('name')
+    .where('project', '=', projectId)
+    .orderBy('name')
+    .forUpdate()
+    .execute();
+}
+
 /** A disabled row in the environment for every flag of the project, archived ones included. */
 export async function connectFlags(db: Kysely<DB>, projectId: string, environment: string): Promise<void> {
   await sql`INSERT INTO feature_environments (feature_name, environment)
@@ -33,7 +48,7 @@ export async function connectFlags(db: Kysely<DB>, projectId: string, environmen
     ON CONFLICT DO NOTHING`.execute(db);
 }
 
-/** Removes the environment from the project with its flag rows (their strategies cascade). */
+/** Removes the environment from the project with its flag rows (their strategies cascade), flags locked first. */
 export async function removeProjectEnvironment(
   db: Kysely<DB>,
   projectId: string,
@@ -46,6 +61,7 @@ export async function removeProjectEnvironment(
     .returning('project_id')
     .executeTakeFirst();
   if (!removed) return false;
+  await lockProjectFlags(db, projectId);
   await sql`DELETE FROM feature_environments
     WHERE environment = ${environment}
       AND feature_name IN (SELECT name FROM features WHERE project = ${projectId})`.execute(db);

@@ -4,6 +4,7 @@ import { actor } from '../../platform/http/auth.js';
 import { routes } from '../../platform/http/routes.js';
 import { errorResponses } from '../../platform/http/schemas.js';
 import { CreateStrategyBody } from '../strategies/index.js';
+import { getProjectOverview, listProjects } from './overview.service.js';
 import {
   addEnvironmentToProject,
   removeEnvironmentFromProject,
@@ -29,7 +30,6 @@ import {
   updateProject,
   updateProjectSettings,
 } from './projects.service.js';
-import { getProjectOverview, listProjects } from './overview.service.js';
 
 const Empty = Type.Null({ description: 'Done; the response has no body.' });
 const tags = ['Projects'];

@@ -1,5 +1,5 @@
 import type { Deps } from '../../deps.js';
-import type { Db } from '../../platform/db/index.js';
+import { type Db, transaction } from '../../platform/db/index.js';
 import type { Principal } from '../../platform/http/auth.js';
 import { AppError, nameExists, notFound } from '../../platform/http/errors.js';
 import { appendEvent } from '../events/index.js';
@@ -51,7 +51,7 @@ function idFromName(name: string): string {
 
 export async function createProject(deps: Deps, input: CreateProjectInput, principal: Principal) {
   const featureNaming = checkFeatureNaming(input.featureNaming ?? null, '/body/featureNaming');
-  return deps.database.db.transaction().execute(async (tx): Promise<ProjectCreated> => {
+  return transaction(deps.database.db, async (tx): Promise<ProjectCreated> => {
     const values = {
       name: input.name,
       description: input.description || null,
@@ -113,7 +113,7 @@ export async function updateProject(
     input.featureNaming === undefined
       ? undefined
       : checkFeatureNaming(input.featureNaming, '/body/featureNaming');
-  await deps.database.db.transaction().execute(async (tx) => {
+  await transaction(deps.database.db, async (tx) => {
     const before = await findProject(tx, projectId, true);
     if (!before) throw notFound(`Could not find project with id "${projectId}".`);
     const after: ProjectRow = {
@@ -151,7 +151,7 @@ export async function deleteProject(deps: Deps, projectId: string, principal: Pr
   if (projectId === 'default') {
     throw new AppError('InvalidOperationError', 'You can not delete the default project.');
   }
-  await deps.database.db.transaction().execute(async (tx) => {
+  await transaction(deps.database.db, async (tx) => {
     const project = await findProject(tx, projectId, true);
     if (!project) throw notFound(`Could not find project with id "${projectId}".`);
     const { active } = await countFlags(tx, projectId);
@@ -188,7 +188,7 @@ export async function deleteProject(deps: Deps, projectId: string, principal: Pr
  * still exist.
  */
 export async function setFavorite(deps: Deps, projectId: string, favorite: boolean, principal: Principal) {
-  await deps.database.db.transaction().execute(async (tx) => {
+  await transaction(deps.database.db, async (tx) => {
     if (!(await findProject(tx, projectId))) throw notFound(`Could not find project with id "${projectId}".`);
     if (principal.kind !== 'user') return;
     const changed = favorite

@@ -146,8 +146,20 @@ export async function countFlags(db: Kysely<DB>, projectId: string) {
   return { active: Number(row.active), archived: Number(row.archived) };
 }
 
-/** Permanently deletes the project's archived flags; returns their names. */
+/**
+ * Permanently deletes the project's archived flags; returns their names. Their rows are locked
+ * first, in name order (the lock order, see lockFlag in the flags slice): one DELETE of several
+ * rows would lock them in whatever order its plan visits them.
+ */
 export async function deleteArchivedFlags(db: Kysely<DB>, projectId: string): Promise<string[]> {
+  await db
+    .selectFrom('features')
+    .select('name')
+    .where('project', '=', projectId)
+    .where('archived_at', 'is not', null)
+    .orderBy('name')
+    .forUpdate()
+    .execute();
   const rows = await db
     .deleteFrom('features')
     .where('project', '=', projectId)

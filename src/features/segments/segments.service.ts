@@ -1,4 +1,5 @@
 import type { Deps } from '../../deps.js';
+import { transaction } from '../../platform/db/index.js';
 import type { Principal } from '../../platform/http/auth.js';
 import { invalid, nameExists, notFound } from '../../platform/http/errors.js';
 import { appendEvent } from '../events/index.js';
@@ -71,7 +72,7 @@ export async function createSegment(
   input: UpsertSegmentInput,
   by: Principal,
 ): Promise<AdminSegment> {
-  return deps.database.db.transaction().execute(async (tx) => {
+  return transaction(deps.database.db, async (tx) => {
     const id = await insertSegment(tx, await values(tx, input), by.name);
     if (id === undefined) throw nameExists(`There is already a segment named "${input.name}".`);
     const created = (await findSegment(tx, id)) as SegmentRow;
@@ -88,7 +89,7 @@ export async function createSegment(
 
 /** Replaces name, description, project and constraints (a project left out becomes null, as Unleash). */
 export async function replaceSegment(deps: Deps, id: number, input: UpsertSegmentInput, by: Principal) {
-  await deps.database.db.transaction().execute(async (tx) => {
+  await transaction(deps.database.db, async (tx) => {
     const before = await findSegment(tx, id, true);
     if (!before) throw notFoundSegment(id);
     await updateSegment(tx, id, await values(tx, input));
@@ -106,7 +107,7 @@ export async function replaceSegment(deps: Deps, id: number, input: UpsertSegmen
 
 /** Deletes an unused segment; one still used by a strategy is a 409 (remove it from them first). */
 export async function removeSegment(deps: Deps, id: number, by: Principal) {
-  await deps.database.db.transaction().execute(async (tx) => {
+  await transaction(deps.database.db, async (tx) => {
     const before = await findSegment(tx, id, true);
     if (!before) throw notFoundSegment(id);
     if (before.usedInFeatures > 0) {

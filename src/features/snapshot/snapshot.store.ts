@@ -1,4 +1,5 @@
 import { type Kysely, sql } from 'kysely';
+import { transaction } from '../../platform/db/index.js';
 import type { DB } from '../../platform/db/schema.js';
 
 export interface FlagRow {
@@ -67,10 +68,9 @@ export async function latestRevision(db: Kysely<DB>): Promise<number> {
  * rows exactly (a change committed meanwhile shows up under its own, later revision).
  */
 export async function loadConfiguration(db: Kysely<DB>): Promise<ConfigurationRows> {
-  return db
-    .transaction()
-    .setIsolationLevel('repeatable read')
-    .execute(async (tx) => {
+  return transaction(
+    db,
+    async (tx) => {
       const revision = await latestRevision(tx);
       const flags = await tx
         .selectFrom('features')
@@ -100,7 +100,7 @@ export async function loadConfiguration(db: Kysely<DB>): Promise<ConfigurationRo
         ])
         .select(sql<number[]>`strategy_segment_ids(s.id)`.as('segments'))
         .where('f.archived_at', 'is', null)
-        // The client API order: sort order, then id (evaluation.md §1).
+        // The client API order: sort order, then id (docs/evaluation.md §1).
         .orderBy('s.sort_order')
         .orderBy('s.id')
         .execute();
@@ -123,5 +123,7 @@ export async function loadConfiguration(db: Kysely<DB>): Promise<ConfigurationRo
         segments: segments as unknown as SegmentRow[],
         dependencies: dependencies as unknown as DependencyRow[],
       };
-    });
+    },
+    { isolationLevel: 'repeatable read' },
+  );
 }

@@ -1,13 +1,12 @@
 import type { Deps } from '../../deps.js';
-import type { Db } from '../../platform/db/index.js';
+import { type Db, transaction } from '../../platform/db/index.js';
 import type { Principal } from '../../platform/http/auth.js';
 import { appendEvent } from '../events/index.js';
-import { addStrategy, type FlagEnvironmentRef, resolveFlagEnvironment } from './strategies.service.js';
+import { addStrategy, type FlagEnvironmentRef, lockForChange } from './strategies.service.js';
 import {
   enterLiveStages,
   existingSegmentIds,
   listStrategies,
-  lockFlagEnvironment,
   nextSortOrder,
   setFlagEnvironmentEnabled,
 } from './strategies.store.js';
@@ -75,9 +74,8 @@ export async function setEnvironmentEnabled(
   enabled: boolean,
   by: Principal,
 ): Promise<void> {
-  await deps.database.db.transaction().execute(async (tx) => {
-    const state = await resolveFlagEnvironment(tx, ref, true);
-    const current = await lockFlagEnvironment(tx, ref.featureName, ref.environment);
+  await transaction(deps.database.db, async (tx) => {
+    const state = await lockForChange(tx, ref);
     if (enabled) {
       const strategies = await listStrategies(tx, ref.featureName, ref.environment);
       if (!strategies.some((s) => !s.disabled)) {
@@ -90,7 +88,7 @@ export async function setEnvironmentEnabled(
         );
       }
     }
-    if (current.enabled === enabled) return;
+    if (state.enabled === enabled) return;
     await setFlagEnvironmentEnabled(tx, ref.featureName, ref.environment, enabled);
     if (enabled)
       await enterLiveStages(tx, ref.featureName, state.environmentType === 'production', deps.now());

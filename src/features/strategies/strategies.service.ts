@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { Ajv } from 'ajv';
 import type { Deps } from '../../deps.js';
-import type { Db } from '../../platform/db/index.js';
+import { type Db, transaction } from '../../platform/db/index.js';
 import type { Principal } from '../../platform/http/auth.js';
 import { invalid, invalidField, notFound } from '../../platform/http/errors.js';
 import { validationDetails } from '../../platform/http/validation.js';
 import { applyJsonPatch, PatchError, type PatchOperation } from '../../platform/json-patch.js';
 import { appendEvent } from '../events/index.js';
+import { lockFlag } from '../flags/index.js';
 import {
   type CreateStrategyInput,
   type PatchInput,
@@ -75,6 +76,18 @@ export async function resolveFlagEnvironment(
   return { ...state, environmentType: state.environmentType };
 }
 
+/**
+ * Opens a flag environment for a change, in the lock order of every write to a flag (see lockFlag
+ * in the flags slice): the flag's row first, then the flag environment's row (created when the
+ * environment came to the project after the flag). Checks the request as resolveFlagEnvironment.
+ */
+export async function lockForChange(tx: Db, ref: FlagEnvironmentRef) {
+  await lockFlag(tx, ref.featureName);
+  const state = await resolveFlagEnvironment(tx, ref, true);
+  const { enabled } = await lockFlagEnvironment(tx, ref.featureName, ref.environment);
+  return { ...state, enabled };
+}
+
 const eventBase = (ref: FlagEnvironmentRef, by: Principal) => ({
   createdBy: by.name,
   createdByUserId: by.userId,
@@ -128,9 +141,8 @@ export async function createStrategy(
   input: CreateStrategyInput,
   by: Principal,
 ): Promise<Strategy> {
-  return deps.database.db.transaction().execute(async (tx) => {
-    const state = await resolveFlagEnvironment(tx, ref, true);
-    await lockFlagEnvironment(tx, ref.featureName, ref.environment);
+  return transaction(deps.database.db, async (tx) => {
+    const state = await lockForChange(tx, ref);
     const ctx = { flag: ref.featureName, defaultStickiness: state.defaultStickiness };
     const draft = await finishDraft(
       tx,
@@ -163,9 +175,8 @@ async function replaceStrategy(
   change: (before: StrategyRow) => UpdateStrategyInput,
   by: Principal,
 ): Promise<Strategy> {
-  return deps.database.db.transaction().execute(async (tx) => {
-    const state = await resolveFlagEnvironment(tx, ref, true);
-    await lockFlagEnvironment(tx, ref.featureName, ref.environment);
+  return transaction(deps.database.db, async (tx) => {
+    const state = await lockForChange(tx, ref);
     const before = await requireStrategy(tx, ref, id);
     const ctx = { flag: ref.featureName, defaultStickiness: state.defaultStickiness };
     const draft = await finishDraft(tx, merge(before, change(before)), ctx, before.sortOrder);
@@ -231,9 +242,8 @@ export const patchStrategy = (
   );
 
 export async function removeStrategy(deps: Deps, ref: FlagEnvironmentRef, id: string, by: Principal) {
-  await deps.database.db.transaction().execute(async (tx) => {
-    await resolveFlagEnvironment(tx, ref, true);
-    await lockFlagEnvironment(tx, ref.featureName, ref.environment);
+  await transaction(deps.database.db, async (tx) => {
+    await lockForChange(tx, ref);
     const before = await requireStrategy(tx, ref, id);
     await deleteStrategy(tx, id);
     await appendEvent(tx, {
@@ -253,9 +263,8 @@ export async function setStrategySortOrder(
   input: SortOrderInput,
   by: Principal,
 ) {
-  await deps.database.db.transaction().execute(async (tx) => {
-    await resolveFlagEnvironment(tx, ref, true);
-    await lockFlagEnvironment(tx, ref.featureName, ref.environment);
+  await transaction(deps.database.db, async (tx) => {
+    await lockForChange(tx, ref);
     const before = await listStrategies(tx, ref.featureName, ref.environment);
     const ids = new Set(before.map((s) => s.id));
     const unknown = input.findIndex((o) => !ids.has(o.id));

@@ -40,7 +40,8 @@ export async function findFlagEnvironment(
 
 /**
  * Locks the flag's environment row (creating it if the environment was added to the project after
- * the flag), so that concurrent changes to one flag environment run one after the other.
+ * the flag), so that concurrent changes to one flag environment run one after the other. Only after
+ * the flag's row (the lock order, see lockFlag): lockForChange in the service takes both.
  */
 export async function lockFlagEnvironment(db: Kysely<DB>, flag: string, environment: string) {
   await db

@@ -1,4 +1,5 @@
 import type { Deps } from '../../deps.js';
+import { transaction } from '../../platform/db/index.js';
 import type { Principal } from '../../platform/http/auth.js';
 import { AppError, nameExists, notFound } from '../../platform/http/errors.js';
 import { appendEvent } from '../events/index.js';
@@ -42,7 +43,7 @@ export async function getStrategy(deps: Deps, name: string) {
 }
 
 export async function createStrategy(deps: Deps, input: CreateStrategyInput, by: Principal) {
-  return deps.database.db.transaction().execute(async (tx) => {
+  return transaction(deps.database.db, async (tx) => {
     const created = await store.insertStrategy(tx, {
       name: input.name,
       title: input.title ?? null,
@@ -68,7 +69,7 @@ async function editable(tx: Parameters<typeof store.findStrategy>[0], name: stri
 }
 
 export async function updateStrategy(deps: Deps, name: string, input: UpdateStrategyInput, by: Principal) {
-  await deps.database.db.transaction().execute(async (tx) => {
+  await transaction(deps.database.db, async (tx) => {
     const before = await editable(tx, name);
     const after: store.StrategyRow = {
       ...before,
@@ -88,7 +89,7 @@ export async function updateStrategy(deps: Deps, name: string, input: UpdateStra
 
 /** Refuses a strategy still used by a flag (400), since the flag would lose its meaning. */
 export async function deleteStrategy(deps: Deps, name: string, by: Principal) {
-  await deps.database.db.transaction().execute(async (tx) => {
+  await transaction(deps.database.db, async (tx) => {
     const before = await editable(tx, name);
     if (await store.strategyInUse(tx, name)) {
       throw new AppError(
@@ -104,7 +105,7 @@ export async function deleteStrategy(deps: Deps, name: string, by: Principal) {
 
 /** Deprecate/reactivate; built-in strategies may be deprecated too (as Unleash allows). */
 export async function setDeprecated(deps: Deps, name: string, deprecated: boolean, by: Principal) {
-  await deps.database.db.transaction().execute(async (tx) => {
+  await transaction(deps.database.db, async (tx) => {
     const before = await store.findStrategy(tx, name, true);
     if (!before) throw notFound(`Could not find strategy "${name}".`);
     const after = { ...before, deprecated };

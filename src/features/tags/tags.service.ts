@@ -1,5 +1,5 @@
 import type { Deps } from '../../deps.js';
-import type { Db } from '../../platform/db/index.js';
+import { type Db, transaction } from '../../platform/db/index.js';
 import type { Principal } from '../../platform/http/auth.js';
 import { invalidField, nameExists, notFound } from '../../platform/http/errors.js';
 import { appendEvent } from '../events/index.js';
@@ -53,7 +53,7 @@ export async function getTag(deps: Deps, tag: Tag) {
 
 export async function createTag(deps: Deps, input: TagInputType, by: Principal) {
   const tag = cleanTag(input, '/body');
-  return deps.database.db.transaction().execute(async (tx) => {
+  return transaction(deps.database.db, async (tx) => {
     await requireTagType(tx, tag.type);
     if (!(await store.insertTag(tx, tag))) {
       throw nameExists(`A tag of type "${tag.type}" with value "${tag.value}" already exists.`);
@@ -65,7 +65,7 @@ export async function createTag(deps: Deps, input: TagInputType, by: Principal) 
 
 /** Deleting a tag also takes it off every flag (ON DELETE CASCADE). */
 export async function deleteTag(deps: Deps, tag: Tag, by: Principal) {
-  await deps.database.db.transaction().execute(async (tx) => {
+  await transaction(deps.database.db, async (tx) => {
     if (!(await store.deleteTag(tx, tag))) throw notFound(`Could not find tag "${tag.type}:${tag.value}".`);
     await appendEvent(tx, { type: 'tag-deleted', ...who(by), preData: tag });
   });
@@ -96,7 +96,7 @@ export async function validateTagType(deps: Deps, input: CreateTagTypeInput) {
 }
 
 export async function createTagType(deps: Deps, input: CreateTagTypeInput, by: Principal) {
-  return deps.database.db.transaction().execute(async (tx) => {
+  return transaction(deps.database.db, async (tx) => {
     const created = await store.insertTagType(tx, newTagType(input));
     if (!created) throw nameExists(`There already exists a tag type with the name "${input.name}".`);
     await appendEvent(tx, { type: 'tag-type-created', ...who(by), data: created });
@@ -106,7 +106,7 @@ export async function createTagType(deps: Deps, input: CreateTagTypeInput, by: P
 
 /** Partial update: absent keeps, null clears. */
 export async function updateTagType(deps: Deps, name: string, input: UpdateTagTypeInput, by: Principal) {
-  await deps.database.db.transaction().execute(async (tx) => {
+  await transaction(deps.database.db, async (tx) => {
     const before = await requireTagType(tx, name, true);
     const after: TagType = {
       ...before,
@@ -121,7 +121,7 @@ export async function updateTagType(deps: Deps, name: string, input: UpdateTagTy
 
 /** Deleting a tag type deletes its tags and takes them off every flag (ON DELETE CASCADE). */
 export async function deleteTagType(deps: Deps, name: string, by: Principal) {
-  await deps.database.db.transaction().execute(async (tx) => {
+  await transaction(deps.database.db, async (tx) => {
     const deleted = await store.deleteTagType(tx, name);
     if (!deleted) throw notFound(`Could not find tag type "${name}".`);
     await appendEvent(tx, { type: 'tag-type-deleted', ...who(by), preData: deleted });
@@ -158,7 +158,7 @@ async function removeOne(tx: Db, flag: string, project: string, tag: Tag, by: Pr
 
 export async function addFlagTag(deps: Deps, flag: string, input: TagInputType, by: Principal) {
   const tag = cleanTag(input, '/body');
-  return deps.database.db.transaction().execute(async (tx) => {
+  return transaction(deps.database.db, async (tx) => {
     const project = await requireFlag(tx, flag);
     if (!(await addOne(tx, flag, project, tag, by))) {
       throw nameExists(`The flag "${flag}" already has the tag "${tag.type}:${tag.value}".`);
@@ -168,7 +168,7 @@ export async function addFlagTag(deps: Deps, flag: string, input: TagInputType, 
 }
 
 export async function removeFlagTag(deps: Deps, flag: string, tag: Tag, by: Principal) {
-  await deps.database.db.transaction().execute(async (tx) => {
+  await transaction(deps.database.db, async (tx) => {
     const project = await requireFlag(tx, flag);
     if (!(await removeOne(tx, flag, project, tag, by))) {
       throw notFound(`The flag "${flag}" has no tag "${tag.type}:${tag.value}".`);
@@ -180,7 +180,7 @@ export async function removeFlagTag(deps: Deps, flag: string, tag: Tag, by: Prin
 export async function updateFlagTags(deps: Deps, flag: string, input: UpdateFlagTagsInput, by: Principal) {
   const added = input.addedTags.map((t, i) => cleanTag(t, `/body/addedTags/${i}`));
   const removed = input.removedTags.map((t, i) => cleanTag(t, `/body/removedTags/${i}`));
-  return deps.database.db.transaction().execute(async (tx) => {
+  return transaction(deps.database.db, async (tx) => {
     const project = await requireFlag(tx, flag);
     for (const tag of added) await addOne(tx, flag, project, tag, by);
     for (const tag of removed) await removeOne(tx, flag, project, tag, by);

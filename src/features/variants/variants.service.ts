@@ -1,6 +1,6 @@
 import { Value } from 'typebox/value';
 import type { Deps } from '../../deps.js';
-import type { Db } from '../../platform/db/index.js';
+import { type Db, transaction } from '../../platform/db/index.js';
 import type { Principal } from '../../platform/http/auth.js';
 import { type ErrorDetail, invalid, notFound } from '../../platform/http/errors.js';
 import { applyJsonPatch, PatchError, type PatchOperation } from '../../platform/json-patch.js';
@@ -19,7 +19,7 @@ import { fixVariantWeights } from './weights.js';
 /**
  * Checks what JSON Schema cannot (unique names, json payloads that parse), keeps only the known
  * fields with their defaults (weightType `variable`, stickiness `default`), then normalises the
- * weights (§9.4). `path` prefixes the field paths of errors.
+ * weights (docs/evaluation.md §9.4). `path` prefixes the field paths of errors.
  */
 export function prepareVariants(input: VariantInputType[], path = '/body'): StoredVariant[] {
   const details: ErrorDetail[] = [];
@@ -112,7 +112,7 @@ export async function changeEnvironmentVariants(
   change: { replace: VariantInputType[] } | { patch: PatchBodyType },
   by: Principal,
 ) {
-  return deps.database.db.transaction().execute(async (tx) => {
+  return transaction(deps.database.db, async (tx) => {
     const env = pick(await loadFlag(tx, t.projectId, t.featureName), t.featureName, environment);
     const next =
       'replace' in change ? prepareVariants(change.replace) : patchVariants(env.variants, change.patch);
@@ -157,7 +157,7 @@ export async function pushVariants(
   by: Principal,
 ) {
   const next = prepareVariants(input.variants ?? [], '/body/variants');
-  return deps.database.db.transaction().execute(async (tx) => {
+  return transaction(deps.database.db, async (tx) => {
     const envs = await loadFlag(tx, t.projectId, t.featureName);
     const targets = [...new Set(input.environments ?? [])].map((e) => pick(envs, t.featureName, e));
     await writeEnvironments(tx, t, targets, next, by);
@@ -182,7 +182,7 @@ export async function changeFlagVariants(
   change: { replace: VariantInputType[] } | { patch: PatchBodyType },
   by: Principal,
 ) {
-  return deps.database.db.transaction().execute(async (tx) => {
+  return transaction(deps.database.db, async (tx) => {
     const envs = await loadFlag(tx, t.projectId, t.featureName);
     const before = envs[0]?.variants ?? [];
     const next = 'replace' in change ? prepareVariants(change.replace) : patchVariants(before, change.patch);

@@ -4,3 +4,4 @@ import type { DB } from './schema.js';
 /** A database handle or an open transaction: store functions accept either. */
 export type Db = Kysely<DB>;
 export type { Database, Engine } from './database.js';
+export { transaction, transactionRetries } from './transaction.js';
