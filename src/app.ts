@@ -7,7 +7,7 @@ import { contextRoutes } from './features/context/index.js';
 import { dependencyRoutes } from './features/dependencies/index.js';
 import { environmentRoutes } from './features/environments/index.js';
 import { eventRoutes } from './features/events/index.js';
-import { flagMoreRoutes, flagRoutes } from './features/flags/index.js';
+import { flagRoutes } from './features/flags/index.js';
 import { playgroundRoutes } from './features/playground/index.js';
 import { projectRoutes } from './features/projects/index.js';
 import { segmentRoutes } from './features/segments/index.js';
@@ -68,7 +68,6 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
 
   // Slices: one line each.
   await app.register(flagRoutes(deps));
-  await app.register(flagMoreRoutes(deps));
   await app.register(dependencyRoutes(deps));
   await app.register(apiTokenRoutes(deps));
   await app.register(variantRoutes(deps));

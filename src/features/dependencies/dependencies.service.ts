@@ -1,10 +1,11 @@
 import type { Deps } from '../../deps.js';
-import { transaction } from '../../platform/db/index.js';
+import { type Db, transaction } from '../../platform/db/index.js';
 import type { Principal } from '../../platform/http/auth.js';
 import { AppError, invalidField, notFound } from '../../platform/http/errors.js';
 import { appendEvent } from '../events/index.js';
 import type { CreateDependencyInput } from './dependencies.schemas.js';
 import {
+  copyParents,
   deleteDependencies,
   dependencyRoles,
   type FlagForDependency,
@@ -115,4 +116,27 @@ export async function listParentOptions(deps: Deps, projectId: string, child: st
 
 export async function dependenciesExist(deps: Deps, projectId: string): Promise<boolean> {
   return projectHasDependencies(deps.database.db, projectId);
+}
+
+/**
+ * Gives the new flag `to` (of `projectId`) the parents of `from`, each recorded as
+ * `feature-dependency-added`, as cloning a flag does. Runs in the caller's transaction.
+ */
+export async function copyDependencies(
+  tx: Db,
+  from: string,
+  to: string,
+  projectId: string,
+  by: Principal,
+): Promise<void> {
+  for (const d of await copyParents(tx, from, to)) {
+    await appendEvent(tx, {
+      type: 'feature-dependency-added',
+      createdBy: by.name,
+      createdByUserId: by.userId,
+      featureName: to,
+      project: projectId,
+      data: { feature: d.parent, enabled: d.enabled, ...(d.variants && { variants: d.variants }) },
+    });
+  }
 }

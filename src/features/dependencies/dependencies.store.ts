@@ -104,3 +104,23 @@ export async function projectHasDependencies(db: Kysely<DB>, project: string): P
     .executeTakeFirst();
   return row !== undefined;
 }
+
+/** The parents of a flag, by name. */
+export async function listParents(db: Kysely<DB>, child: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom('feature_dependencies')
+    .select('parent')
+    .where('child', '=', child)
+    .orderBy('parent')
+    .execute();
+  return rows.map((r) => r.parent);
+}
+
+/** Gives the new flag `to` the parents of `from`; returns the dependencies added, by parent. */
+export async function copyParents(db: Kysely<DB>, from: string, to: string) {
+  const rows = await sql<{ parent: string; enabled: boolean; variants: string[] | null }>`
+    INSERT INTO feature_dependencies (parent, child, enabled, variants)
+    SELECT parent, ${to}, enabled, variants FROM feature_dependencies WHERE child = ${from}
+    ON CONFLICT DO NOTHING RETURNING parent, enabled, variants`.execute(db);
+  return rows.rows.sort((a, b) => a.parent.localeCompare(b.parent));
+}

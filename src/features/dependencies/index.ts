@@ -1,1 +1,3 @@
 export { dependencyRoutes } from './dependencies.routes.js';
+export { copyDependencies } from './dependencies.service.js';
+export { listParents } from './dependencies.store.js';

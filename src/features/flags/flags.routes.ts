@@ -2,9 +2,19 @@ import type { Deps } from '../../deps.js';
 import { actor } from '../../platform/http/auth.js';
 import { routes } from '../../platform/http/routes.js';
 import { errorResponses } from '../../platform/http/schemas.js';
+import { archiveRoutes } from './archive.routes.js';
+import { cloneRoutes } from './clone.routes.js';
+import { favoriteRoutes } from './favorites.routes.js';
 import { CreateFlagBody, FlagParams, FlagSchema, ProjectParams, UpdateFlagBody } from './flags.schemas.js';
 import { createFlag, getFlag, updateFlagMetadata } from './flags.service.js';
+import { lifecycleRoutes } from './lifecycle.routes.js';
+import { listingRoutes } from './listing.routes.js';
+import { staleRoutes } from './stale.routes.js';
 
+/**
+ * Every route of the flags slice: create, read and update a flag here, then each use case from its
+ * own file (listing, archive, stale, favorites, clone, lifecycle).
+ */
 export const flagRoutes = (deps: Deps) =>
   routes(async (app) => {
     app.post(
@@ -65,4 +75,11 @@ export const flagRoutes = (deps: Deps) =>
           actor(request),
         ),
     );
+
+    await app.register(listingRoutes(deps));
+    await app.register(archiveRoutes(deps));
+    await app.register(staleRoutes(deps));
+    await app.register(favoriteRoutes(deps));
+    await app.register(cloneRoutes(deps));
+    await app.register(lifecycleRoutes(deps));
   });

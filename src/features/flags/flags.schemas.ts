@@ -232,3 +232,6 @@ export const FlagSchema = Type.Object(
   { description: 'A feature flag with its configuration in every environment.' },
 );
 export type Flag = Static<typeof FlagSchema>;
+
+/** The path of one flag of a project: the prefix of every per-flag operation. */
+export const FLAG_PATH = '/api/admin/projects/:projectId/features/:featureName';

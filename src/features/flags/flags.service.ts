@@ -4,7 +4,7 @@ import type { Principal } from '../../platform/http/auth.js';
 import { AppError, invalidField, nameExists, notFound } from '../../platform/http/errors.js';
 import { fullMatch } from '../../platform/regex.js';
 import { appendEvent } from '../events/index.js';
-import { hasChildren } from './flags.more.store.js';
+import { hasChildren } from './archive.store.js';
 import type { CreateFlagInput, Flag, UpdateFlagInput } from './flags.schemas.js';
 import {
   countActiveFlags,

@@ -1,6 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import { jsonArrayFrom, jsonObjectFrom } from 'kysely/helpers/postgres';
 import type { DB } from '../../platform/db/schema.js';
+import { STRATEGY_COLUMNS, strategySegmentIds } from '../strategies/index.js';
 
 export interface ProjectForFlags {
   id: string;
@@ -298,17 +299,8 @@ export function flagViewQuery(db: Kysely<DB>) {
             jsonArrayFrom(
               eb2
                 .selectFrom('feature_strategies as s')
-                .select([
-                  's.id',
-                  's.strategy_name',
-                  's.title',
-                  's.disabled',
-                  's.sort_order',
-                  's.parameters',
-                  's.constraints',
-                  's.variants',
-                ])
-                .select(sql<number[]>`strategy_segment_ids(s.id)`.as('segments'))
+                .select(STRATEGY_COLUMNS)
+                .select(strategySegmentIds())
                 .whereRef('s.feature_name', '=', 'fe.feature_name')
                 .whereRef('s.environment', '=', 'fe.environment')
                 .orderBy('s.sort_order')

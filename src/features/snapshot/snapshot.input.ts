@@ -4,7 +4,8 @@ import type {
   StrategyInput,
   VariantDefinition,
 } from '../../evaluation/index.js';
-import type { ConfigurationRows, StrategyRow } from './snapshot.store.js';
+import type { StrategyRow } from '../strategies/index.js';
+import type { ConfigurationRows } from './snapshot.store.js';
 
 /** What a flag's evaluation result is reported with, beside the engine's own fields. */
 export interface FlagMeta {
@@ -38,7 +39,7 @@ export function indexConfiguration(rows: ConfigurationRows): IndexedConfiguratio
   }
   const strategies = new Map<string, StrategyRow[]>();
   for (const s of rows.strategies) {
-    const k = key(s.flag, s.environment);
+    const k = key(s.featureName, s.environment);
     strategies.set(k, [...(strategies.get(k) ?? []), s]);
   }
   const dependencies = new Map<string, { feature: string; enabled: boolean; variants?: string[] }[]>();

@@ -1,6 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import { transaction } from '../../platform/db/index.js';
 import type { DB } from '../../platform/db/schema.js';
+import { listActiveFlagStrategies, type StrategyRow } from '../strategies/index.js';
 
 export interface FlagRow {
   name: string;
@@ -16,19 +17,6 @@ export interface FlagEnvironmentRow {
   environment: string;
   enabled: boolean;
   variants: unknown[];
-}
-
-export interface StrategyRow {
-  id: string;
-  flag: string;
-  environment: string;
-  name: string;
-  title: string | null;
-  disabled: boolean;
-  parameters: Record<string, string>;
-  constraints: unknown[];
-  variants: unknown[];
-  segments: number[];
 }
 
 export interface SegmentRow {
@@ -84,26 +72,7 @@ export async function loadConfiguration(db: Kysely<DB>): Promise<ConfigurationRo
         .select(['fe.feature_name as flag', 'fe.environment', 'fe.enabled', 'fe.variants'])
         .where('f.archived_at', 'is', null)
         .execute();
-      const strategies = await tx
-        .selectFrom('feature_strategies as s')
-        .innerJoin('features as f', 'f.name', 's.feature_name')
-        .select([
-          's.id',
-          's.feature_name as flag',
-          's.environment',
-          's.strategy_name as name',
-          's.title',
-          's.disabled',
-          's.parameters',
-          's.constraints',
-          's.variants',
-        ])
-        .select(sql<number[]>`strategy_segment_ids(s.id)`.as('segments'))
-        .where('f.archived_at', 'is', null)
-        // The client API order: sort order, then id (docs/evaluation.md §1).
-        .orderBy('s.sort_order')
-        .orderBy('s.id')
-        .execute();
+      const strategies = await listActiveFlagStrategies(tx);
       const segments = await tx
         .selectFrom('segments')
         .select(['id', 'name', 'constraints'])
@@ -119,7 +88,7 @@ export async function loadConfiguration(db: Kysely<DB>): Promise<ConfigurationRo
         revision,
         flags,
         flagEnvironments: flagEnvironments as FlagEnvironmentRow[],
-        strategies: strategies as unknown as StrategyRow[],
+        strategies,
         segments: segments as unknown as SegmentRow[],
         dependencies: dependencies as unknown as DependencyRow[],
       };

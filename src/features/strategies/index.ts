@@ -12,4 +12,11 @@ export {
   CreateStrategyBody,
   type CreateStrategyInput,
 } from './strategies.schemas.js';
+export { copyStrategies } from './strategies.service.js';
+export {
+  listActiveFlagStrategies,
+  STRATEGY_COLUMNS,
+  type StrategyRow,
+  strategySegmentIds,
+} from './strategies.store.js';
 export { finishDraft } from './strategy-input.js';

@@ -23,6 +23,7 @@ import {
   findStrategy,
   insertStrategy,
   listStrategies,
+  listStrategiesToCopy,
   lockFlagEnvironment,
   nextSortOrder,
   type StrategyRow,
@@ -133,6 +134,26 @@ export async function addStrategy(
   const strategy = toStrategy(row);
   await appendEvent(tx, { ...eventBase(ref, by), type: 'feature-strategy-add', data: strategy });
   return strategy;
+}
+
+/**
+ * Gives the new flag `to` a copy of every strategy `from` has in the environments `to` has (new
+ * ids, segments kept; a `groupId` parameter becomes `groupId` when one is given), each recorded as
+ * `feature-strategy-add`, as cloning a flag does. Runs in the caller's transaction.
+ */
+export async function copyStrategies(
+  tx: Db,
+  from: string,
+  to: { projectId: string; featureName: string },
+  groupId: string | undefined,
+  by: Principal,
+): Promise<void> {
+  for (const s of await listStrategiesToCopy(tx, from, to.featureName)) {
+    const parameters = { ...s.parameters };
+    if (groupId !== undefined && 'groupId' in parameters) parameters.groupId = groupId;
+    const ref = { ...to, environment: s.environment };
+    await addStrategy(tx, ref, { ...s, parameters }, by);
+  }
 }
 
 export async function createStrategy(

@@ -86,22 +86,28 @@ export interface StrategyRow {
   segments: number[];
 }
 
+/**
+ * The columns every reader of a stored strategy selects, aliased `s`: this slice's own reads, the
+ * flag view (flags slice) and the configuration snapshot. One list, so a new column reaches them all.
+ */
+export const STRATEGY_COLUMNS = [
+  's.id',
+  's.feature_name',
+  's.environment',
+  's.strategy_name',
+  's.title',
+  's.disabled',
+  's.sort_order',
+  's.parameters',
+  's.constraints',
+  's.variants',
+] as const;
+
+/** The strategy's segment ids, ascending (a SQL function of migrations/0004), as `segments`. */
+export const strategySegmentIds = () => sql<number[]>`strategy_segment_ids(s.id)`.as('segments');
+
 function strategyQuery(db: Kysely<DB>) {
-  return db
-    .selectFrom('feature_strategies as s')
-    .select([
-      's.id',
-      's.feature_name',
-      's.environment',
-      's.strategy_name',
-      's.title',
-      's.disabled',
-      's.sort_order',
-      's.parameters',
-      's.constraints',
-      's.variants',
-    ])
-    .select(sql<number[]>`strategy_segment_ids(s.id)`.as('segments'));
+  return db.selectFrom('feature_strategies as s').select(STRATEGY_COLUMNS).select(strategySegmentIds());
 }
 
 type RawStrategy = Awaited<ReturnType<ReturnType<typeof strategyQuery>['executeTakeFirstOrThrow']>>;
@@ -128,6 +134,34 @@ export async function listStrategies(db: Kysely<DB>, flag: string, environment: 
     .orderBy('s.sort_order')
     .orderBy('s.created_at')
     .orderBy('s.id')
+    .execute();
+  return rows.map(toStrategyRow);
+}
+
+/**
+ * The strategies of every active flag, in client-API order (sort order, then id): what the
+ * configuration snapshot is built from.
+ */
+export async function listActiveFlagStrategies(db: Kysely<DB>) {
+  const rows = await strategyQuery(db)
+    .innerJoin('features as f', 'f.name', 's.feature_name')
+    .where('f.archived_at', 'is', null)
+    .orderBy('s.sort_order')
+    .orderBy('s.id')
+    .execute();
+  return rows.map(toStrategyRow);
+}
+
+/** The strategies of flag `from` in the environments flag `to` also has, in evaluation order. */
+export async function listStrategiesToCopy(db: Kysely<DB>, from: string, to: string) {
+  const rows = await strategyQuery(db)
+    .innerJoin('feature_environments as fe', (join) =>
+      join.onRef('fe.environment', '=', 's.environment').on('fe.feature_name', '=', to),
+    )
+    .where('s.feature_name', '=', from)
+    .orderBy('s.environment')
+    .orderBy('s.sort_order')
+    .orderBy('s.created_at')
     .execute();
   return rows.map(toStrategyRow);
 }

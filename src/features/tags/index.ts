@@ -3,3 +3,4 @@
 // this index through an import cycle (tags -> flags -> tags) never meets an uninitialised schema.
 export { TAG_TYPE_NAME_PATTERN, TagSchema } from './tags.schemas.js';
 export { tagRoutes } from './tags.routes.js';
+export { copyFlagTags } from './tags.store.js';

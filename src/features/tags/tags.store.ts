@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { DB } from '../../platform/db/schema.js';
 import type { Tag, TagType } from './tags.schemas.js';
 
@@ -102,4 +102,11 @@ export async function untagFlag(db: Kysely<DB>, flag: string, tag: Tag): Promise
     .returning('tag_type')
     .execute();
   return rows.length > 0;
+}
+
+/** Gives the new flag `to` every tag of `from` (cloning a flag). */
+export async function copyFlagTags(db: Kysely<DB>, from: string, to: string) {
+  await sql`INSERT INTO feature_tag (feature_name, tag_type, tag_value, created_by_user_id)
+    SELECT ${to}, tag_type, tag_value, created_by_user_id FROM feature_tag WHERE feature_name = ${from}
+    ON CONFLICT DO NOTHING`.execute(db);
 }

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { DB } from '../../platform/db/schema.js';
 import type { StoredVariant } from './variants.schemas.js';
 
@@ -40,4 +40,11 @@ export async function saveVariants(
     .where('feature_name', '=', name)
     .where('environment', 'in', environments)
     .execute();
+}
+
+/** Gives the new flag `to` the variants `from` has in each environment both have (cloning a flag). */
+export async function copyEnvironmentVariants(db: Kysely<DB>, from: string, to: string) {
+  await sql`UPDATE feature_environments t SET variants = s.variants
+    FROM feature_environments s
+    WHERE s.feature_name = ${from} AND t.feature_name = ${to} AND t.environment = s.environment`.execute(db);
 }

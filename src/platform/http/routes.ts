@@ -3,6 +3,7 @@ import type {
   ContextConfigDefault,
   FastifyBaseLogger,
   FastifyInstance,
+  FastifyReply,
   FastifySchema,
   RawReplyDefaultExpression,
   RawRequestDefaultExpression,
@@ -70,3 +71,6 @@ export type RoutesApp = Omit<TypeBoxApp, RouteMethods> & {
 export function routes(register: (app: RoutesApp) => Promise<void>): FastifyPluginAsyncTypebox {
   return (app) => register(app);
 }
+
+/** Answers with the status and no body at all, as Unleash does for some operations. */
+export const sendEmpty = (reply: FastifyReply, code: number) => reply.code(code).send();

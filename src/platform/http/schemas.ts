@@ -43,3 +43,6 @@ export function errorResponses(...statuses: (keyof typeof ERROR_DESCRIPTIONS)[])
 
 /** A nullable value, written as OpenAPI 3.0 understands it. */
 export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+
+/** The response of an operation that answers without a body (documented as JSON null). */
+export const NoBody = (description: string) => Type.Null({ description });

@@ -1,17 +1,13 @@
-import { randomUUID } from 'node:crypto';
 import type { Deps } from '../../deps.js';
 import { transaction } from '../../platform/db/index.js';
 import type { Principal } from '../../platform/http/auth.js';
 import { invalidField, notFound } from '../../platform/http/errors.js';
+import { copyDependencies, listParents } from '../dependencies/index.js';
 import { appendEvent } from '../events/index.js';
-import type { CloneInput } from './flags.more.schemas.js';
-import {
-  copyDependencies,
-  copyEnvironmentsAndTags,
-  insertStrategyCopy,
-  parentsOf,
-  strategiesToCopy,
-} from './flags.more.store.js';
+import { copyStrategies } from '../strategies/index.js';
+import { copyFlagTags } from '../tags/index.js';
+import { copyEnvironmentVariants } from '../variants/index.js';
+import type { CloneInput } from './clone.schemas.js';
 import type { Flag } from './flags.schemas.js';
 import {
   checkLimit,
@@ -27,8 +23,8 @@ import { findActiveProject, lockFlag, lockFlagsInOrder, lockProjectForNewFlag } 
  * Copies a flag of the project under a new name, as Unleash does: type, description, impression
  * data, tags, per-environment variants, strategies (new ids, segments kept; `groupId` becomes the
  * new name unless `replaceGroupId` is false) and parent dependencies. Environments start disabled.
- * Records `feature-created`, then `feature-strategy-add` per strategy and `feature-dependency-added`
- * per parent, all in one transaction.
+ * Each table's own slice copies its rows. Records `feature-created`, then `feature-strategy-add` per
+ * strategy and `feature-dependency-added` per parent, all in one transaction.
  */
 export async function cloneFlag(
   deps: Deps,
@@ -45,7 +41,7 @@ export async function cloneFlag(
     const project = await findActiveProject(tx, projectId, false);
     if (project) await lockProjectForNewFlag(tx, project);
     // The source and the parents the copy will reference, in name order; then the source's row.
-    await lockFlagsInOrder(tx, [source, ...(await parentsOf(tx, source))]);
+    await lockFlagsInOrder(tx, [source, ...(await listParents(tx, source))]);
     const original = await lockFlag(tx, source);
     if (!original || original.project !== projectId || original.archivedAt !== null) {
       throw notInProject(source, projectId, original?.archivedAt === null ? original.project : undefined);
@@ -62,43 +58,20 @@ export async function cloneFlag(
       createdByUserId: by.userId,
       createdByName: by.name,
     });
-    const base = {
+    await appendEvent(tx, {
+      type: 'feature-created',
       createdBy: by.name,
       createdByUserId: by.userId,
       featureName: flag.name,
       project: projectId,
-    };
-    await appendEvent(tx, { ...base, type: 'feature-created', data: eventData(flag) });
-    await copyEnvironmentsAndTags(tx, source, flag.name);
-    for (const s of await strategiesToCopy(tx, source, flag.name)) {
-      const id = randomUUID();
-      const parameters = { ...(s.parameters as Record<string, string>) };
-      if (input.replaceGroupId !== false && 'groupId' in parameters) parameters.groupId = flag.name;
-      await insertStrategyCopy(tx, flag.name, id, s, parameters, by.userId);
-      await appendEvent(tx, {
-        ...base,
-        type: 'feature-strategy-add',
-        environment: s.environment,
-        data: {
-          id,
-          name: s.strategy_name,
-          title: s.title,
-          disabled: s.disabled,
-          sortOrder: s.sort_order,
-          parameters,
-          constraints: s.constraints,
-          variants: s.variants,
-          segments: s.segments,
-        },
-      });
-    }
-    for (const d of await copyDependencies(tx, source, flag.name)) {
-      await appendEvent(tx, {
-        ...base,
-        type: 'feature-dependency-added',
-        data: { feature: d.parent, enabled: d.enabled, ...(d.variants && { variants: d.variants }) },
-      });
-    }
+      data: eventData(flag),
+    });
+    await copyEnvironmentVariants(tx, source, flag.name);
+    await copyFlagTags(tx, source, flag.name);
+    const to = { projectId, featureName: flag.name };
+    const groupId = input.replaceGroupId === false ? undefined : flag.name;
+    await copyStrategies(tx, source, to, groupId, by);
+    await copyDependencies(tx, source, flag.name, projectId, by);
     return readFlag(tx, flag.name);
   });
 }

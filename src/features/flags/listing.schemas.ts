@@ -1,11 +1,7 @@
 import { type Static, Type } from 'typebox';
 import { Nullable } from '../../platform/http/schemas.js';
 import { TagSchema } from '../tags/index.js';
-import { FLAG_NAME_PATTERN, FlagSchema } from './flags.schemas.js';
-
-export const ArchivedFlagParams = Type.Object({
-  featureName: Type.String({ maxLength: 100, description: 'The flag name.', examples: ['new-checkout'] }),
-});
+import { FlagSchema } from './flags.schemas.js';
 
 export const ArchiveProjectParams = Type.Object({
   projectId: Type.String({ maxLength: 100, description: 'The project id.', examples: ['default'] }),
@@ -45,6 +41,7 @@ export const ProjectFlagsSchema = Type.Object(
   },
   { description: "A project's active (not archived) flags." },
 );
+
 export type ProjectFlags = Static<typeof ProjectFlagsSchema>;
 
 export const ArchivedFlagsSchema = Type.Object(
@@ -54,67 +51,3 @@ export const ArchivedFlagsSchema = Type.Object(
   },
   { description: 'Archived flags.' },
 );
-
-export const StaleBody = Type.Object(
-  {
-    features: Type.Array(Type.String({ maxLength: 100, description: 'A flag name.' }), {
-      maxItems: 1000,
-      description: 'Flags to mark; names of flags that do not exist in the project are ignored.',
-      examples: [['new-checkout']],
-    }),
-    stale: Type.Boolean({ description: 'true marks the flags stale, false not stale.', examples: [true] }),
-  },
-  { description: 'Flags to mark stale or not stale.' },
-);
-export type StaleInput = Static<typeof StaleBody>;
-
-export const CloneBody = Type.Object(
-  {
-    name: Type.String({
-      pattern: FLAG_NAME_PATTERN,
-      description: 'Name of the new flag.',
-      examples: ['new-checkout-copy'],
-    }),
-    replaceGroupId: Type.Optional(
-      Type.Boolean({
-        description:
-          'Whether the groupId parameter of copied strategies becomes the new flag name (default true).',
-        default: true,
-      }),
-    ),
-  },
-  { description: 'The copy to make.' },
-);
-export type CloneInput = Static<typeof CloneBody>;
-
-const STAGES = ['initial', 'pre-live', 'live', 'completed', 'archived'] as const;
-
-export const LifecycleSchema = Type.Array(
-  Type.Object({
-    stage: Type.Enum([...STAGES], { description: 'The stage.', examples: ['live'] }),
-    status: Type.Optional(
-      Type.String({ description: 'For completed: kept or discarded.', examples: ['kept'] }),
-    ),
-    enteredStageAt: Type.String({ format: 'date-time', description: 'When the flag entered the stage.' }),
-  }),
-  { description: 'The stages the flag has entered, oldest first; the last one is the current stage.' },
-);
-export type Lifecycle = Static<typeof LifecycleSchema>;
-
-export const CompleteBody = Type.Object(
-  {
-    status: Type.Enum(['kept', 'discarded'], {
-      description: 'Whether the feature behind the flag was kept or discarded.',
-      examples: ['kept'],
-    }),
-    statusValue: Type.Optional(
-      Type.String({
-        maxLength: 100,
-        description: 'With kept: the variant that was kept.',
-        examples: ['blue'],
-      }),
-    ),
-  },
-  { description: 'How the flag was completed.' },
-);
-export type CompleteInput = Static<typeof CompleteBody>;

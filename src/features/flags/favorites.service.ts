@@ -2,7 +2,7 @@ import type { Deps } from '../../deps.js';
 import { transaction } from '../../platform/db/index.js';
 import type { Principal } from '../../platform/http/auth.js';
 import { appendEvent } from '../events/index.js';
-import { deleteFavorite, insertFavorite } from './flags.more.store.js';
+import { deleteFavorite, insertFavorite } from './favorites.store.js';
 import { notInProject } from './flags.service.js';
 import { lockFlag } from './flags.store.js';
 

@@ -15,61 +15,12 @@ const sql = (text: string, params: unknown[] = []) => t.database.session((run) =
 const send = (method: 'GET' | 'POST' | 'DELETE', url: string, payload?: object, headers = {}) =>
   t.request({ method, url, ...(payload && { payload }), headers });
 const flagUrl = (name: string, project = 'default') => `/api/admin/projects/${project}/features/${name}`;
-const eventTypes = async (name: string) => (await a.flagEvents(name)).events.map((e) => e.type);
+const _eventTypes = async (name: string) => (await a.flagEvents(name)).events.map((e) => e.type);
 const newFlag = async (body: Record<string, unknown> = {}) => {
   const name = uniqueName();
   await a.createFlag('default', { name, ...body });
   return name;
 };
-
-describe('GET /api/admin/projects/:projectId/features', () => {
-  it("lists the project's active flags in Unleash's shape", async () => {
-    const name = await newFlag({ description: 'listed', type: 'operational' });
-    const archived = await newFlag();
-    await send('DELETE', flagUrl(archived));
-    const res = await send('GET', '/api/admin/projects/default/features');
-    expect(res.statusCode).toBe(200);
-    const body = res.json();
-    expect(body.version).toBe(1);
-    const names = body.features.map((f: { name: string }) => f.name);
-    expect(names).toContain(name);
-    expect(names).not.toContain(archived);
-    expect([...names].sort()).toEqual(names);
-    const item = body.features.find((f: { name: string }) => f.name === name);
-    expect(Object.keys(item).sort()).toEqual(
-      [
-        'createdAt',
-        'description',
-        'environments',
-        'favorite',
-        'impressionData',
-        'name',
-        'stale',
-        'tags',
-        'type',
-      ].sort(),
-    );
-    expect(item).toMatchObject({ description: 'listed', type: 'operational', stale: false, favorite: false });
-    expect(item.environments[0]).toEqual({
-      name: 'development',
-      type: 'development',
-      enabled: false,
-      sortOrder: 2,
-      variantCount: 0,
-      lastSeenAt: null,
-      hasStrategies: false,
-      hasEnabledStrategies: false,
-    });
-  });
-
-  it('404 for an unknown project, 401 without a token', async () => {
-    const res = await send('GET', '/api/admin/projects/no-such-project/features');
-    expect(res.statusCode).toBe(404);
-    expect(res.json().name).toBe('NotFoundError');
-    const anon = await send('GET', '/api/admin/projects/default/features', undefined, NO_AUTH);
-    expect(anon.statusCode).toBe(401);
-  });
-});
 
 describe('archive, revive and delete', () => {
   it('DELETE archives: 202, archivedAt, stage archived, feature-archived; revive returns to the prior stage', async () => {
@@ -191,62 +142,5 @@ describe('archive, revive and delete', () => {
       features: [],
     });
     expect((await send('GET', '/api/admin/archive/features', undefined, NO_AUTH)).statusCode).toBe(401);
-  });
-});
-
-describe('POST /api/admin/projects/:projectId/stale', () => {
-  it('marks listed flags, ignores unknown names, one event per changed flag', async () => {
-    const one = await newFlag();
-    const two = await newFlag({ description: 'x' });
-    await a.updateFlag('default', two, { stale: true });
-    const res = await send('POST', '/api/admin/projects/default/stale', {
-      features: [one, two, uniqueName()],
-      stale: true,
-    });
-    expect(res.statusCode).toBe(202);
-    expect((await a.getFlag('default', one)).json().stale).toBe(true);
-    expect((await a.flagEvents(one)).events[0]).toMatchObject({
-      type: 'feature-stale-on',
-      data: { stale: true },
-      preData: { stale: false },
-    });
-    expect((await eventTypes(two)).filter((e) => e === 'feature-stale-on')).toHaveLength(1);
-    await send('POST', '/api/admin/projects/default/stale', { features: [one], stale: false });
-    expect((await a.flagEvents(one)).events[0]?.type).toBe('feature-stale-off');
-  });
-
-  it('400 for a bad body, 404 for an unknown project, 401; nothing changed', async () => {
-    const name = await newFlag();
-    const before = await a.count('events');
-    const bad = await send('POST', '/api/admin/projects/default/stale', { features: [name] });
-    expect(bad.statusCode).toBe(400);
-    expect(bad.json().name).toBe('ValidationError');
-    const none = await send('POST', '/api/admin/projects/nope/stale', { features: [name], stale: true });
-    expect(none.statusCode).toBe(404);
-    const anon = await send(
-      'POST',
-      '/api/admin/projects/default/stale',
-      { features: [name], stale: true },
-      NO_AUTH,
-    );
-    expect(anon.statusCode).toBe(401);
-    expect(await a.count('events')).toBe(before);
-    expect(await a.count('features', 'name = $1 AND stale', [name])).toBe(0);
-  });
-});
-
-describe('favorites', () => {
-  it('an API token has no favorites: 200, nothing stored, no event; 404 for unknown flag', async () => {
-    const name = await newFlag();
-    const before = await a.count('events');
-    const add = await t.request({ method: 'POST', url: `${flagUrl(name)}/favorites` });
-    expect(add.statusCode).toBe(200);
-    const remove = await t.request({ method: 'DELETE', url: `${flagUrl(name)}/favorites` });
-    expect(remove.statusCode).toBe(200);
-    expect(await a.count('favorite_features', 'feature_name = $1', [name])).toBe(0);
-    expect(await a.count('events')).toBe(before);
-    expect((await send('POST', `${flagUrl(uniqueName())}/favorites`)).statusCode).toBe(404);
-    expect((await send('POST', `${flagUrl(name, 'other')}/favorites`)).statusCode).toBe(404);
-    expect((await send('POST', `${flagUrl(name)}/favorites`, undefined, NO_AUTH)).statusCode).toBe(401);
   });
 });

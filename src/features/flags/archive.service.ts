@@ -3,12 +3,9 @@ import { transaction } from '../../platform/db/index.js';
 import type { Principal } from '../../platform/http/auth.js';
 import { invalid, notFound } from '../../platform/http/errors.js';
 import { appendEvent } from '../events/index.js';
-import type { ProjectFlags, StaleInput } from './flags.more.schemas.js';
-import { activeProjectExists, deleteArchivedFlag, listFlagViews, setStale } from './flags.more.store.js';
-import type { Flag } from './flags.schemas.js';
+import { deleteArchivedFlag } from './archive.store.js';
 import { eventData, notInProject, recordArchiveChange } from './flags.service.js';
 import { type FlagRow, lockFlag, updateFlag } from './flags.store.js';
-import { toFlag } from './flags.view.js';
 
 const unknownFlag = (name: string) => notFound(`Could not find feature flag with name ${name}`);
 
@@ -64,65 +61,4 @@ export async function deleteFlagForGood(deps: Deps, name: string, by: Principal)
       preData: eventData(before),
     });
   });
-}
-
-/** Marks the listed flags of the project stale or not; one stale-on/off event per flag that changed. */
-export async function markStale(deps: Deps, projectId: string, input: StaleInput, by: Principal) {
-  await transaction(deps.database.db, async (tx) => {
-    if (!(await activeProjectExists(tx, projectId))) throw projectNotFound(projectId);
-    const changed = await setStale(tx, projectId, [...new Set(input.features)], input.stale);
-    for (const name of changed) {
-      await appendEvent(tx, {
-        type: input.stale ? 'feature-stale-on' : 'feature-stale-off',
-        createdBy: by.name,
-        createdByUserId: by.userId,
-        featureName: name,
-        project: projectId,
-        data: { stale: input.stale },
-        preData: { stale: !input.stale },
-      });
-    }
-  });
-}
-
-const projectNotFound = (id: string) => notFound(`Project with id "${id}" does not exist`);
-
-/** The active flags of a project in Unleash's project-features shape. */
-export async function listProjectFlags(deps: Deps, projectId: string): Promise<ProjectFlags> {
-  const db = deps.database.db;
-  if (!(await activeProjectExists(db, projectId))) throw projectNotFound(projectId);
-  const rows = await listFlagViews(db, projectId, false);
-  const features = rows.map((row) => {
-    const flag = toFlag(row, false);
-    return {
-      name: flag.name,
-      type: flag.type,
-      description: flag.description,
-      stale: flag.stale,
-      favorite: flag.favorite,
-      impressionData: flag.impressionData,
-      createdAt: flag.createdAt,
-      environments: flag.environments.map((e) => ({
-        name: e.name,
-        type: e.type,
-        enabled: e.enabled,
-        sortOrder: e.sortOrder,
-        variantCount: e.variantCount,
-        lastSeenAt: e.lastSeenAt,
-        hasStrategies: e.hasStrategies,
-        hasEnabledStrategies: e.hasEnabledStrategies,
-      })),
-      tags: flag.tags,
-    };
-  });
-  return { version: 1, features };
-}
-
-/** Archived flags, of one project or of all; an unknown project simply has none. */
-export async function listArchivedFlags(
-  deps: Deps,
-  projectId?: string,
-): Promise<{ version: number; features: Flag[] }> {
-  const rows = await listFlagViews(deps.database.db, projectId, true);
-  return { version: 1, features: rows.map((row) => toFlag(row, false)) };
 }

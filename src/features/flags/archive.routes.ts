@@ -1,0 +1,71 @@
+import type { Deps } from '../../deps.js';
+import { actor } from '../../platform/http/auth.js';
+import { routes, sendEmpty } from '../../platform/http/routes.js';
+import { errorResponses, NoBody } from '../../platform/http/schemas.js';
+import { ArchivedFlagParams } from './archive.schemas.js';
+import { archiveFlag, deleteFlagForGood, reviveFlag } from './archive.service.js';
+import { FLAG_PATH, FlagParams } from './flags.schemas.js';
+
+/** Archive, revive and delete flags for good. */
+export const archiveRoutes = (deps: Deps) =>
+  routes(async (app) => {
+    app.delete(
+      FLAG_PATH,
+      {
+        config: { permission: 'DELETE_FEATURE' },
+        schema: {
+          tags: ['Features'],
+          operationId: 'archiveFeature',
+          summary: 'Archive a feature flag',
+          description:
+            'Archives an active flag of the project: sets archivedAt, enters the `archived` lifecycle stage and records `feature-archived`.',
+          params: FlagParams,
+          response: { 202: NoBody('Archived.'), ...errorResponses(401, 403, 404) },
+        },
+      },
+      async (request, reply) => {
+        await archiveFlag(deps, request.params.projectId, request.params.featureName, actor(request));
+        return sendEmpty(reply, 202);
+      },
+    );
+
+    app.post(
+      '/api/admin/archive/revive/:featureName',
+      {
+        config: { permission: 'UPDATE_FEATURE' },
+        schema: {
+          tags: ['Archive'],
+          operationId: 'reviveFeature',
+          summary: 'Revives a feature',
+          description:
+            'Brings an archived flag back to its project in the lifecycle stage it had before; records `feature-revived`. A flag that is not archived is a 400.',
+          params: ArchivedFlagParams,
+          response: { 200: NoBody('Revived.'), ...errorResponses(400, 401, 403, 404) },
+        },
+      },
+      async (request, reply) => {
+        await reviveFlag(deps, request.params.featureName, actor(request));
+        return sendEmpty(reply, 200);
+      },
+    );
+
+    app.delete(
+      '/api/admin/archive/:featureName',
+      {
+        config: { permission: 'DELETE_FEATURE' },
+        schema: {
+          tags: ['Archive'],
+          operationId: 'deleteFeature',
+          summary: 'Deletes an archived feature',
+          description:
+            'Deletes an archived flag for good (its events stay) and records `feature-deleted`. A flag that is not archived is a 400.',
+          params: ArchivedFlagParams,
+          response: { 200: NoBody('Deleted.'), ...errorResponses(400, 401, 403, 404) },
+        },
+      },
+      async (request, reply) => {
+        await deleteFlagForGood(deps, request.params.featureName, actor(request));
+        return sendEmpty(reply, 200);
+      },
+    );
+  });

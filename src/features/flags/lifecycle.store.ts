@@ -1,0 +1,46 @@
+import { type Kysely, sql } from 'kysely';
+import type { DB } from '../../platform/db/schema.js';
+
+export type Stage = 'initial' | 'pre-live' | 'live' | 'completed' | 'archived';
+
+/** Every stage the flag entered, oldest first (ties in the order of the stages). */
+export async function listStages(db: Kysely<DB>, name: string) {
+  return db
+    .selectFrom('feature_lifecycles')
+    .select(['stage', 'status', 'status_value', 'created_at'])
+    .where('feature_name', '=', name)
+    .orderBy('created_at')
+    .orderBy(sql`array_position(array['initial','pre-live','live','completed','archived'], stage)`)
+    .execute();
+}
+
+/** Enters the stage (again): a stage entered before gets its new time and status. */
+export async function upsertStage(
+  db: Kysely<DB>,
+  name: string,
+  stage: Stage,
+  at: Date,
+  status: string | null = null,
+  statusValue: string | null = null,
+) {
+  await db
+    .insertInto('feature_lifecycles')
+    .values({ feature_name: name, stage, created_at: at, status, status_value: statusValue })
+    .onConflict((oc) =>
+      oc
+        .columns(['feature_name', 'stage'])
+        .doUpdateSet({ created_at: at, status, status_value: statusValue }),
+    )
+    .execute();
+}
+
+/** Removes the stage; returns whether the flag had it. */
+export async function deleteStage(db: Kysely<DB>, name: string, stage: Stage): Promise<boolean> {
+  const row = await db
+    .deleteFrom('feature_lifecycles')
+    .where('feature_name', '=', name)
+    .where('stage', '=', stage)
+    .returning('stage')
+    .executeTakeFirst();
+  return row !== undefined;
+}
