@@ -1,3 +1,4 @@
+import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from './harness.js';
 
@@ -31,7 +32,8 @@ const PARAMS = [
   '%C0%AF',
   "'; DROP TABLE features; --",
 ];
-const BODIES: unknown[] = [
+/** Bodies as the JSON text sent (so keys such as `__proto__` reach the server as written). */
+const BODIES: string[] = [
   {},
   [],
   null,
@@ -48,12 +50,33 @@ const BODIES: unknown[] = [
     { op: 'replace', path: '/a/b/c/d', value: 1 },
     { op: 'move', from: '/x', path: '/x/y' },
   ],
-  { __proto__: { polluted: true }, constructor: { prototype: { polluted: true } } },
   { properties: { a: 'b'.repeat(50_000) }, appName: 'a', environments: ['x'], context: { appName: 'a' } },
-];
+]
+  .map((body) => JSON.stringify(body))
+  .concat(
+    // An object literal would lose its `__proto__` key to JSON.stringify: this text keeps it.
+    '{"__proto__":{"polluted":true},"constructor":{"prototype":{"polluted":true}}}',
+  );
+
+/** What is wrong with a 4xx answer: every one must be JSON with a string id, name and message. */
+function errorBodyProblem(res: LightMyRequestResponse): string | undefined {
+  if (!String(res.headers['content-type']).startsWith('application/json')) {
+    return `content-type ${res.headers['content-type']}`;
+  }
+  let body: Record<string, unknown>;
+  try {
+    body = res.json();
+  } catch {
+    return 'a body that is not JSON';
+  }
+  const missing = ['id', 'name', 'message'].filter((key) => typeof body?.[key] !== 'string');
+  if (missing.length > 0) return `no string ${missing.join(', ')}`;
+  if (!/^[0-9a-f-]{36}$/.test(body.id as string)) return `id ${body.id}`;
+  return undefined;
+}
 
 describe('every documented operation', () => {
-  it('answers hostile path parameters and bodies without a 500', async () => {
+  it('answers hostile path parameters and bodies without a 500, each 4xx with a JSON error body', async () => {
     const failures: string[] = [];
     const statuses = new Map<number, number>();
     for (const op of operations) {
@@ -64,14 +87,18 @@ describe('every documented operation', () => {
           const res = await t.request({
             method: op.method as 'POST',
             url,
-            ...(body === undefined
-              ? {}
-              : { payload: JSON.stringify(body), headers: { 'content-type': 'application/json' } }),
+            ...(body === undefined ? {} : { payload: body, headers: { 'content-type': 'application/json' } }),
           });
           statuses.set(res.statusCode, (statuses.get(res.statusCode) ?? 0) + 1);
-          if (res.statusCode >= 500)
+          const problem =
+            res.statusCode >= 500
+              ? 'a server error'
+              : res.statusCode >= 400
+                ? errorBodyProblem(res)
+                : undefined;
+          if (problem)
             failures.push(
-              `${op.method} ${url} ${JSON.stringify(body)?.slice(0, 80)} → ${res.statusCode} ${res.body.slice(0, 200)}`,
+              `${op.method} ${url} ${body?.slice(0, 80)} → ${res.statusCode} (${problem}) ${res.body.slice(0, 200)}`,
             );
         }
       }
@@ -81,6 +108,7 @@ describe('every documented operation', () => {
     expect([...statuses.keys()].some((s) => s < 300)).toBe(true);
     expect((statuses.get(400) ?? 0) + (statuses.get(404) ?? 0)).toBeGreaterThan(500);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    expect(Object.prototype).not.toHaveProperty('polluted');
     expect((await t.request({ method: 'GET', url: '/health' })).statusCode).toBe(200);
   }, 300_000);
 });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api } from '../../../test/api.js';
 import { startTestApp, type TestApp, uniqueName } from '../../../test/harness.js';
-import { hashSecret } from './api-tokens.js';
+import { hashSecret } from './api-tokens.auth.js';
 
 let t: TestApp;
 let a: ReturnType<typeof api>;

@@ -4,7 +4,7 @@ import { transaction } from '../../platform/db/index.js';
 import type { Principal } from '../../platform/http/auth.js';
 import { invalidField, notFound } from '../../platform/http/errors.js';
 import { appendEvent } from '../events/index.js';
-import { displayPrefix, forgetCachedToken, hashSecret } from './api-tokens.js';
+import { displayPrefix, forgetCachedToken, hashSecret } from './api-tokens.auth.js';
 import type { ApiToken, CreateApiTokenInput, UpdateApiTokenInput } from './api-tokens.schemas.js';
 import {
   deleteToken,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { openTestDatabase } from '../../../test/harness.js';
-import { ensureAdminTokens } from './api-tokens.js';
+import { ensureAdminTokens } from './api-tokens.auth.js';
 
 describe('first-start admin token', () => {
   it('is generated once even when several instances start together on an empty database', async () => {

@@ -1,2 +1,2 @@
-export { ensureAdminTokens, hashSecret, parseInitTokens, tokenResolver } from './api-tokens.js';
+export { ensureAdminTokens, hashSecret, parseInitTokens, tokenResolver } from './api-tokens.auth.js';
 export { apiTokenRoutes } from './api-tokens.routes.js';

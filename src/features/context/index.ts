@@ -1,2 +1,3 @@
-export { contextRoutes } from './context.routes.js';
+// biome-ignore-all assist/source/organizeImports: schemas first (docs/architecture.md, dependency rules).
 export { ContextFieldSchema } from './context.schemas.js';
+export { contextRoutes } from './context.routes.js';

@@ -1,7 +1,4 @@
-// biome-ignore-all assist/source/organizeImports: the order is the evaluation order (see below).
-// Shapes first: ESM evaluates these modules in the order they are listed, so a slice that reaches
-// this index through an import cycle (flags -> strategies -> flags) never meets an uninitialised
-// schema. Then the routes and the functions other slices call.
+// biome-ignore-all assist/source/organizeImports: schemas first (docs/architecture.md, dependency rules).
 export {
   ConstraintSchema,
   FLAG_NAME_PATTERN,
@@ -16,3 +13,4 @@ export {
 } from './flags.schemas.js';
 export { flagRoutes } from './flags.routes.js';
 export { lockFlag } from './flags.store.js';
+export { enterLiveStages } from './lifecycle.store.js';

@@ -1,2 +1,2 @@
+export { Configuration, ConfigurationCache, type EnvironmentSnapshot } from './snapshot.cache.js';
 export type { FlagMeta } from './snapshot.input.js';
-export { Configuration, ConfigurationCache, type EnvironmentSnapshot } from './snapshot.js';

@@ -4,7 +4,7 @@ import { buildApp } from '../../app.js';
 import { testConfig } from '../../config.js';
 import type { Database } from '../../platform/db/index.js';
 import { ensureAdminTokens } from '../access/index.js';
-import { ConfigurationCache } from './snapshot.js';
+import { ConfigurationCache } from './snapshot.cache.js';
 
 /** Two instances on one database: a change made through one reaches the other's snapshot. */
 let first: Database;

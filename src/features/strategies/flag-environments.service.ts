@@ -2,15 +2,15 @@ import type { Deps } from '../../deps.js';
 import { type Db, transaction } from '../../platform/db/index.js';
 import type { Principal } from '../../platform/http/auth.js';
 import { appendEvent } from '../events/index.js';
+import { enterLiveStages } from '../flags/index.js';
+import type { StrategyDraft } from './strategies.input.js';
 import { addStrategy, type FlagEnvironmentRef, lockForChange } from './strategies.service.js';
 import {
-  enterLiveStages,
   existingSegmentIds,
   listStrategies,
   nextSortOrder,
   setFlagEnvironmentEnabled,
 } from './strategies.store.js';
-import type { StrategyDraft } from './strategy-input.js';
 
 interface DefaultStrategy {
   name?: string;

@@ -1,3 +1,10 @@
+// biome-ignore-all assist/source/organizeImports: schemas first (docs/architecture.md, dependency rules).
+export {
+  ConstraintBody,
+  ConstraintsBody,
+  CreateStrategyBody,
+  type CreateStrategyInput,
+} from './strategies.schemas.js';
 export { normaliseVariantWeights, variantWeightProblems } from '../variants/index.js';
 export {
   type ConstraintInput,
@@ -6,12 +13,6 @@ export {
   storedConstraint,
 } from './constraints.validate.js';
 export { strategyRoutes } from './strategies.routes.js';
-export {
-  ConstraintBody,
-  ConstraintsBody,
-  CreateStrategyBody,
-  type CreateStrategyInput,
-} from './strategies.schemas.js';
 export { copyStrategies } from './strategies.service.js';
 export {
   listActiveFlagStrategies,
@@ -19,4 +20,4 @@ export {
   type StrategyRow,
   strategySegmentIds,
 } from './strategies.store.js';
-export { finishDraft } from './strategy-input.js';
+export { finishDraft } from './strategies.input.js';

@@ -8,6 +8,7 @@ import { validationDetails } from '../../platform/http/validation.js';
 import { applyJsonPatch, PatchError, type PatchOperation } from '../../platform/json-patch.js';
 import { appendEvent } from '../events/index.js';
 import { lockFlag } from '../flags/index.js';
+import { finishDraft, type StrategyDraft } from './strategies.input.js';
 import {
   type CreateStrategyInput,
   type PatchInput,
@@ -31,7 +32,6 @@ import {
   setStrategySegments,
   updateStrategy,
 } from './strategies.store.js';
-import { finishDraft, type StrategyDraft } from './strategy-input.js';
 
 export interface FlagEnvironmentRef {
   projectId: string;

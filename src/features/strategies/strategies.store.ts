@@ -253,18 +253,3 @@ export async function deleteStrategy(db: Kysely<DB>, id: string) {
 export async function setSortOrder(db: Kysely<DB>, id: string, sortOrder: number) {
   await db.updateTable('feature_strategies').set({ sort_order: sortOrder }).where('id', '=', id).execute();
 }
-
-/**
- * Enters lifecycle stages on enabling: `pre-live` for any environment, also `live` for a
- * production-type one. A stage is entered only once and never while the flag is at a later stage.
- */
-export async function enterLiveStages(db: Kysely<DB>, flag: string, production: boolean, at: Date) {
-  const stages = production ? (['pre-live', 'live'] as const) : (['pre-live'] as const);
-  for (const stage of stages) {
-    const later = stage === 'pre-live' ? ['live', 'completed', 'archived'] : ['completed', 'archived'];
-    await sql`INSERT INTO feature_lifecycles (feature_name, stage, created_at)
-      SELECT ${flag}, ${stage}, ${at} WHERE NOT EXISTS (
-        SELECT 1 FROM feature_lifecycles WHERE feature_name = ${flag} AND stage = ANY(${later}::text[]))
-      ON CONFLICT (feature_name, stage) DO NOTHING`.execute(db);
-  }
-}

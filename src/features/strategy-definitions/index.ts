@@ -1,2 +1,3 @@
-export { strategyDefinitionRoutes } from './strategy-definitions.routes.js';
+// biome-ignore-all assist/source/organizeImports: schemas first (docs/architecture.md, dependency rules).
 export { StrategyDefinitionSchema } from './strategy-definitions.schemas.js';
+export { strategyDefinitionRoutes } from './strategy-definitions.routes.js';

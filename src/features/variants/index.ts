@@ -1,4 +1,4 @@
 export { variantRoutes } from './variants.routes.js';
 export { prepareVariants } from './variants.service.js';
 export { copyEnvironmentVariants } from './variants.store.js';
-export { fixVariantWeights, normaliseVariantWeights, variantWeightProblems } from './weights.js';
+export { fixVariantWeights, normaliseVariantWeights, variantWeightProblems } from './variants.weights.js';

@@ -14,7 +14,7 @@ import {
   VariantsBody,
 } from './variants.schemas.js';
 import { type FlagEnvironmentVariants, listFlagEnvironmentVariants, saveVariants } from './variants.store.js';
-import { fixVariantWeights } from './weights.js';
+import { fixVariantWeights } from './variants.weights.js';
 
 /**
  * Checks what JSON Schema cannot (unique names, json payloads that parse), keeps only the known

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { normaliseVariantWeights, variantWeightProblems, type WeightedVariant } from './weights.js';
+import { normaliseVariantWeights, variantWeightProblems, type WeightedVariant } from './variants.weights.js';
 
 const v = (name: string, weightType: 'variable' | 'fix' = 'variable', weight = 0): WeightedVariant => ({
   name,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fixVariantWeights } from './weights.js';
+import { fixVariantWeights } from './variants.weights.js';
 
 const v = (name: string, weightType = 'variable', weight = 0) => ({ name, weight, weightType });
 const summary = (list: { name: string; weight: number }[]) => list.map((x) => [x.name, x.weight]);
