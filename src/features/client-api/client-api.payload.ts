@@ -80,7 +80,7 @@ export function buildClientPayload(
   const segments = (input.segments ?? [])
     .filter((s) => used.has(s.id))
     .map((s) => ({ id: s.id, name: s.name, constraints: s.constraints ?? [] }));
-  const payload = {
+  const content = JSON.stringify({
     version: 2,
     features,
     ...(inlineSegments ? {} : { segments }),
@@ -89,10 +89,12 @@ export function buildClientPayload(
       ...(all ? {} : { project: [...wanted].sort() }),
       inlineSegmentConstraints: inlineSegments,
     },
-    meta: { revisionId: config.revision },
-  };
-  const body = JSON.stringify(payload);
-  const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 32)}"`;
+  });
+  // `meta.revisionId` last, as JSON.stringify would put it; the ETag is the hash of everything
+  // else, so a change outside the token's scope (another environment or project) leaves it as it
+  // was and the SDK keeps getting 304.
+  const body = `${content.slice(0, -1)},"meta":${JSON.stringify({ revisionId: config.revision })}}`;
+  const etag = `"${createHash('sha256').update(content).digest('base64url').slice(0, 32)}"`;
   let gzipped: Buffer | undefined;
   return {
     features,

@@ -119,6 +119,33 @@ describe('GET /api/client/features', () => {
     await sql.enable(flag, 'development', true);
   });
 
+  it('keeps the ETag (304) when a write touches neither its environment nor its projects', async () => {
+    const other = uniqueName('other-flag');
+    await api(t).createFlag('default', { name: other });
+    const first = await features();
+    const etag = first.headers.etag as string;
+    const revision = first.json().meta.revisionId as number;
+    // Writes in another project, and to the token's own flag in another environment.
+    const enable = await t.send(
+      'POST',
+      `/api/admin/projects/default/features/${other}/environments/development/on`,
+    );
+    expect(enable.statusCode).toBe(200);
+    await sql.enable(flag, 'production');
+    // The change is visible (a new revision) once the snapshot has moved past it; the ETag stays.
+    const started = Date.now();
+    let seen = revision;
+    while (seen === revision && Date.now() - started < 2000) {
+      seen = (await features()).json().meta.revisionId;
+      if (seen === revision) await new Promise((r) => setTimeout(r, 20));
+    }
+    expect(seen).toBeGreaterThan(revision);
+    const again = await features({ 'if-none-match': etag });
+    expect(again.statusCode).toBe(304);
+    expect(again.headers.etag).toBe(etag);
+    await sql.enable(flag, 'production', false);
+  });
+
   it('scopes by environment: the production token sees the flag off', async () => {
     const prod = await sql.addToken('client', ['*'], 'production');
     const body = (await features({ authorization: prod })).json();

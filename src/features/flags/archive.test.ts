@@ -1,26 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api } from '../../../test/api.js';
-import { startTestApp, type TestApp, uniqueName } from '../../../test/harness.js';
+import { describe, expect, it } from 'vitest';
+import { flagTests } from '../../../test/flag-tests.js';
+import { uniqueName } from '../../../test/harness.js';
 
-let t: TestApp;
-let a: ReturnType<typeof api>;
-beforeAll(async () => {
-  t = await startTestApp();
-  a = api(t);
-});
-afterAll(() => t.close());
-
-const NO_AUTH = { authorization: undefined };
-const sql = (text: string, params: unknown[] = []) => t.database.session((run) => run(text, params));
-const send = (method: 'GET' | 'POST' | 'DELETE', url: string, payload?: object, headers = {}) =>
-  t.request({ method, url, ...(payload && { payload }), headers });
-const flagUrl = (name: string, project = 'default') => `/api/admin/projects/${project}/features/${name}`;
-const _eventTypes = async (name: string) => (await a.flagEvents(name)).events.map((e) => e.type);
-const newFlag = async (body: Record<string, unknown> = {}) => {
-  const name = uniqueName();
-  await a.createFlag('default', { name, ...body });
-  return name;
-};
+const k = flagTests();
+const { NO_AUTH, sql, send, flagUrl, newFlag } = k;
 
 describe('archive, revive and delete', () => {
   it('DELETE archives: 202, archivedAt, stage archived, feature-archived; revive returns to the prior stage', async () => {
@@ -33,11 +16,11 @@ describe('archive, revive and delete', () => {
     const res = await send('DELETE', flagUrl(name));
     expect(res.statusCode).toBe(202);
     expect(res.body).toBe('');
-    const flag = (await a.getFlag('default', name)).json();
+    const flag = (await k.a.getFlag('default', name)).json();
     expect(flag.archived).toBe(true);
     expect(Date.parse(flag.archivedAt)).toBeGreaterThan(Date.now() - 60_000);
     expect(flag.lifecycle.stage).toBe('archived');
-    const events = (await a.flagEvents(name)).events;
+    const events = (await k.a.flagEvents(name)).events;
     expect(events[0]).toMatchObject({
       type: 'feature-archived',
       data: { name, archived: true },
@@ -48,12 +31,12 @@ describe('archive, revive and delete', () => {
     expect(again.statusCode).toBe(404);
     expect(again.json().name).toBe('NotFoundError');
 
-    const revived = await t.request({ method: 'POST', url: `/api/admin/archive/revive/${name}` });
+    const revived = await k.t.request({ method: 'POST', url: `/api/admin/archive/revive/${name}` });
     expect(revived.statusCode).toBe(200);
     expect(revived.body).toBe('');
-    const back = (await a.getFlag('default', name)).json();
+    const back = (await k.a.getFlag('default', name)).json();
     expect(back).toMatchObject({ archived: false, archivedAt: null, lifecycle: { stage: 'live' } });
-    expect((await a.flagEvents(name)).events[0]).toMatchObject({
+    expect((await k.a.flagEvents(name)).events[0]).toMatchObject({
       type: 'feature-revived',
       data: { archived: false },
       preData: { archived: true },
@@ -62,29 +45,29 @@ describe('archive, revive and delete', () => {
 
   it('archive: 404 for another project or unknown flag, 401 without token; nothing recorded', async () => {
     const name = await newFlag();
-    const before = await a.count('events');
+    const before = await k.a.count('events');
     expect((await send('DELETE', flagUrl(name, 'other'))).statusCode).toBe(404);
     expect((await send('DELETE', flagUrl(uniqueName()))).statusCode).toBe(404);
     expect((await send('DELETE', flagUrl(name), undefined, NO_AUTH)).statusCode).toBe(401);
-    expect(await a.count('events')).toBe(before);
-    expect(await a.count('features', 'name = $1 AND archived_at IS NULL', [name])).toBe(1);
+    expect(await k.a.count('events')).toBe(before);
+    expect(await k.a.count('features', 'name = $1 AND archived_at IS NULL', [name])).toBe(1);
   });
 
   it('archive refuses a parent flag with 403 InvalidOperationError and leaves it', async () => {
     const parent = await newFlag();
     const child = await newFlag();
     await sql(`INSERT INTO feature_dependencies (parent, child) VALUES ($1, $2)`, [parent, child]);
-    const before = await a.count('events');
+    const before = await k.a.count('events');
     const res = await send('DELETE', flagUrl(parent));
     expect(res.statusCode).toBe(403);
     expect(res.json().name).toBe('InvalidOperationError');
-    expect(await a.count('events')).toBe(before);
-    expect(await a.count('features', 'name = $1 AND archived_at IS NULL', [parent])).toBe(1);
+    expect(await k.a.count('events')).toBe(before);
+    expect(await k.a.count('features', 'name = $1 AND archived_at IS NULL', [parent])).toBe(1);
   });
 
   it('revive: 400 for an active flag, 404 for an unknown one, 401 without token', async () => {
     const name = await newFlag();
-    const before = await a.count('events');
+    const before = await k.a.count('events');
     const active = await send('POST', `/api/admin/archive/revive/${name}`);
     expect(active.statusCode).toBe(400);
     expect(active.json().name).toBe('ValidationError');
@@ -92,7 +75,7 @@ describe('archive, revive and delete', () => {
     expect((await send('POST', `/api/admin/archive/revive/${name}`, undefined, NO_AUTH)).statusCode).toBe(
       401,
     );
-    expect(await a.count('events')).toBe(before);
+    expect(await k.a.count('events')).toBe(before);
   });
 
   it('DELETE /api/admin/archive/:featureName deletes an archived flag for good and records feature-deleted', async () => {
@@ -100,22 +83,22 @@ describe('archive, revive and delete', () => {
     await send('DELETE', flagUrl(name));
     const res = await send('DELETE', `/api/admin/archive/${name}`);
     expect(res.statusCode).toBe(200);
-    expect(await a.count('features', 'name = $1', [name])).toBe(0);
-    expect(await a.count('feature_environments', 'feature_name = $1', [name])).toBe(0);
-    const events = (await a.flagEvents(name)).events;
+    expect(await k.a.count('features', 'name = $1', [name])).toBe(0);
+    expect(await k.a.count('feature_environments', 'feature_name = $1', [name])).toBe(0);
+    const events = (await k.a.flagEvents(name)).events;
     expect(events[0]).toMatchObject({ type: 'feature-deleted', preData: { name, archived: true } });
     expect((await send('DELETE', `/api/admin/archive/${name}`)).statusCode).toBe(404);
   });
 
   it('permanent delete refuses an active flag (400) and leaves it; 401 without token', async () => {
     const name = await newFlag();
-    const before = await a.count('events');
+    const before = await k.a.count('events');
     const res = await send('DELETE', `/api/admin/archive/${name}`);
     expect(res.statusCode).toBe(400);
     expect(res.json().name).toBe('ValidationError');
     expect((await send('DELETE', `/api/admin/archive/${name}`, undefined, NO_AUTH)).statusCode).toBe(401);
-    expect(await a.count('features', 'name = $1', [name])).toBe(1);
-    expect(await a.count('events')).toBe(before);
+    expect(await k.a.count('features', 'name = $1', [name])).toBe(1);
+    expect(await k.a.count('events')).toBe(before);
   });
 
   it('GET /api/admin/archive/features[/:projectId] lists archived flags, deprecated', async () => {

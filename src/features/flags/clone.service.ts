@@ -3,7 +3,6 @@ import { transaction } from '../../platform/db/index.js';
 import type { Principal } from '../../platform/http/auth.js';
 import { invalidField, notFound } from '../../platform/http/errors.js';
 import { copyDependencies, listParents } from '../dependencies/index.js';
-import { appendEvent } from '../events/index.js';
 import { copyStrategies } from '../strategies/index.js';
 import { copyFlagTags } from '../tags/index.js';
 import { copyEnvironmentVariants } from '../variants/index.js';
@@ -12,10 +11,10 @@ import type { Flag } from './flags.schemas.js';
 import {
   checkLimit,
   checkNaming,
-  eventData,
   insertNewFlag,
   notInProject,
   readFlag,
+  recordCreated,
 } from './flags.service.js';
 import { findActiveProject, lockFlag, lockFlagsInOrder, lockProjectForNewFlag } from './flags.store.js';
 
@@ -58,14 +57,7 @@ export async function cloneFlag(
       createdByUserId: by.userId,
       createdByName: by.name,
     });
-    await appendEvent(tx, {
-      type: 'feature-created',
-      createdBy: by.name,
-      createdByUserId: by.userId,
-      featureName: flag.name,
-      project: projectId,
-      data: eventData(flag),
-    });
+    await recordCreated(tx, flag, by);
     await copyEnvironmentVariants(tx, source, flag.name);
     await copyFlagTags(tx, source, flag.name);
     const to = { projectId, featureName: flag.name };

@@ -1,27 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api } from '../../../test/api.js';
-import { startTestApp, type TestApp, uniqueName } from '../../../test/harness.js';
+import { describe, expect, it } from 'vitest';
+import { flagTests } from '../../../test/flag-tests.js';
+import { uniqueName } from '../../../test/harness.js';
 
-let t: TestApp;
-let a: ReturnType<typeof api>;
-beforeAll(async () => {
-  t = await startTestApp();
-  a = api(t);
-});
-afterAll(() => t.close());
-
-const NO_AUTH = { authorization: undefined };
-const sql = (text: string, params: unknown[] = []) => t.database.session((run) => run(text, params));
-const flagUrl = (name: string, project = 'default') => `/api/admin/projects/${project}/features/${name}`;
-const post = (url: string, payload?: object, headers = {}) =>
-  t.request({ method: 'POST', url, ...(payload && { payload }), headers });
+const k = flagTests();
+const { NO_AUTH, sql, post, flagUrl } = k;
 
 /** A source flag with a tag, variants, a strategy (with a segment) and a parent, set up in SQL. */
 async function richFlag() {
   const name = uniqueName();
   const parent = uniqueName('parent');
-  await a.createFlag('default', { name: parent });
-  await a.createFlag('default', {
+  await k.a.createFlag('default', { name: parent });
+  await k.a.createFlag('default', {
     name,
     type: 'experiment',
     description: 'source',
@@ -80,7 +69,7 @@ describe('POST /api/admin/projects/:projectId/features/:featureName/clone', () =
       segments: [src.segmentId],
       constraints: [{ contextName: 'userId', operator: 'IN', values: ['1'] }],
     });
-    const events = (await a.flagEvents(copy)).events;
+    const events = (await k.a.flagEvents(copy)).events;
     expect(events.map((e) => e.type).reverse()).toEqual([
       'feature-created',
       'feature-strategy-add',
@@ -100,8 +89,8 @@ describe('POST /api/admin/projects/:projectId/features/:featureName/clone', () =
 
   it('409 for a taken name, 404 for unknown source/project, 400 for a bad name, 401; nothing left', async () => {
     const src = await richFlag();
-    const before = await a.count('events');
-    const flags = await a.count('features');
+    const before = await k.a.count('events');
+    const flags = await k.a.count('features');
     const taken = await post(`${flagUrl(src.name)}/clone`, { name: src.parent });
     expect(taken.statusCode).toBe(409);
     expect(taken.json().name).toBe('NameExistsError');
@@ -115,7 +104,7 @@ describe('POST /api/admin/projects/:projectId/features/:featureName/clone', () =
     expect((await post(`${flagUrl(src.name)}/clone`, {})).statusCode).toBe(400);
     const anon = await post(`${flagUrl(src.name)}/clone`, { name: uniqueName() }, NO_AUTH);
     expect(anon.statusCode).toBe(401);
-    expect(await a.count('events')).toBe(before);
-    expect(await a.count('features')).toBe(flags);
+    expect(await k.a.count('events')).toBe(before);
+    expect(await k.a.count('features')).toBe(flags);
   });
 });

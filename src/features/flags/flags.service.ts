@@ -4,6 +4,7 @@ import type { Principal } from '../../platform/http/auth.js';
 import { AppError, invalidField, nameExists, notFound } from '../../platform/http/errors.js';
 import { fullMatch } from '../../platform/regex.js';
 import { appendEvent } from '../events/index.js';
+import { tagNewFlag } from '../tags/index.js';
 import { hasChildren } from './archive.store.js';
 import type { CreateFlagInput, Flag, UpdateFlagInput } from './flags.schemas.js';
 import {
@@ -13,7 +14,6 @@ import {
   findActiveProject,
   findFlagArchivedState,
   insertFlag,
-  insertFlagTags,
   leaveLifecycleStage,
   loadFlagView,
   lockFlag,
@@ -102,18 +102,23 @@ export async function createFlag(deps: Deps, projectId: string, input: CreateFla
       createdByUserId: by.userId,
       createdByName: by.name,
     });
-    await insertFlagTags(tx, flag.name, input.tags ?? [], by.userId);
-    await appendEvent(tx, {
-      type: 'feature-created',
-      createdBy: by.name,
-      createdByUserId: by.userId,
-      featureName: flag.name,
-      project: projectId,
-      data: eventData(flag),
-    });
+    await tagNewFlag(tx, flag.name, input.tags ?? [], by.userId);
+    await recordCreated(tx, flag, by);
     return newFlag(flag, input.tags ?? [], { id: by.userId, name: by.name });
   });
   return created;
+}
+
+/** Records `feature-created` for a flag just inserted (create and clone). */
+export async function recordCreated(tx: Db, flag: FlagRow, by: Principal) {
+  await appendEvent(tx, {
+    type: 'feature-created',
+    createdBy: by.name,
+    createdByUserId: by.userId,
+    featureName: flag.name,
+    project: flag.project,
+    data: eventData(flag),
+  });
 }
 
 export async function readFlag(db: Db, name: string): Promise<Flag> {

@@ -337,29 +337,3 @@ export function flagViewQuery(db: Kysely<DB>) {
 }
 
 export type FlagViewRow = NonNullable<Awaited<ReturnType<typeof loadFlagView>>>;
-
-export async function insertFlagTags(
-  db: Kysely<DB>,
-  name: string,
-  tags: { type: string; value: string }[],
-  userId: number,
-): Promise<void> {
-  if (tags.length === 0) return;
-  await db
-    .insertInto('tags')
-    .values(tags.map((t) => ({ type: t.type, value: t.value })))
-    .onConflict((oc) => oc.columns(['type', 'value']).doNothing())
-    .execute();
-  await db
-    .insertInto('feature_tag')
-    .values(
-      tags.map((t) => ({
-        feature_name: name,
-        tag_type: t.type,
-        tag_value: t.value,
-        created_by_user_id: userId,
-      })),
-    )
-    .onConflict((oc) => oc.columns(['feature_name', 'tag_type', 'tag_value']).doNothing())
-    .execute();
-}

@@ -1,27 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api } from '../../../test/api.js';
-import { startTestApp, type TestApp, uniqueName } from '../../../test/harness.js';
+import { describe, expect, it } from 'vitest';
+import { flagTests } from '../../../test/flag-tests.js';
+import { uniqueName } from '../../../test/harness.js';
 
-let t: TestApp;
-let a: ReturnType<typeof api>;
-beforeAll(async () => {
-  t = await startTestApp();
-  a = api(t);
-});
-afterAll(() => t.close());
-
-const NO_AUTH = { authorization: undefined };
-const sql = (text: string, params: unknown[] = []) => t.database.session((run) => run(text, params));
-const flagUrl = (name: string, project = 'default') => `/api/admin/projects/${project}/features/${name}`;
-const post = (url: string, payload?: object, headers = {}) =>
-  t.request({ method: 'POST', url, ...(payload && { payload }), headers });
+const k = flagTests();
+const { NO_AUTH, sql, post, flagUrl } = k;
 
 /** A source flag with a tag, variants, a strategy (with a segment) and a parent, set up in SQL. */
 async function _richFlag() {
   const name = uniqueName();
   const parent = uniqueName('parent');
-  await a.createFlag('default', { name: parent });
-  await a.createFlag('default', {
+  await k.a.createFlag('default', { name: parent });
+  await k.a.createFlag('default', {
     name,
     type: 'experiment',
     description: 'source',
@@ -53,7 +42,7 @@ async function _richFlag() {
 describe('lifecycle', () => {
   it('GET lists stages; complete and uncomplete move the stage and record events', async () => {
     const name = uniqueName();
-    await a.createFlag('default', { name });
+    await k.a.createFlag('default', { name });
     await sql(
       `UPDATE feature_lifecycles SET created_at = now() - interval '2 hours' WHERE feature_name = $1`,
       [name],
@@ -62,31 +51,31 @@ describe('lifecycle', () => {
       `INSERT INTO feature_lifecycles (feature_name, stage, created_at) VALUES ($1, 'live', now() - interval '1 hour')`,
       [name],
     );
-    const initial = await t.request({ method: 'GET', url: `${flagUrl(name)}/lifecycle` });
+    const initial = await k.t.request({ method: 'GET', url: `${flagUrl(name)}/lifecycle` });
     expect(initial.statusCode).toBe(200);
     expect(initial.json().map((s: { stage: string }) => s.stage)).toEqual(['initial', 'live']);
     expect(Object.keys(initial.json()[0]).sort()).toEqual(['enteredStageAt', 'stage']);
 
     const done = await post(`${flagUrl(name)}/lifecycle/complete`, { status: 'kept', statusValue: 'blue' });
     expect(done.statusCode).toBe(200);
-    const stages = (await t.request({ method: 'GET', url: `${flagUrl(name)}/lifecycle` })).json();
+    const stages = (await k.t.request({ method: 'GET', url: `${flagUrl(name)}/lifecycle` })).json();
     expect(stages.at(-1)).toMatchObject({ stage: 'completed', status: 'kept' });
-    expect((await a.getFlag('default', name)).json().lifecycle.stage).toBe('completed');
-    expect((await a.flagEvents(name)).events[0]).toMatchObject({
+    expect((await k.a.getFlag('default', name)).json().lifecycle.stage).toBe('completed');
+    expect((await k.a.flagEvents(name)).events[0]).toMatchObject({
       type: 'feature-completed',
       data: { status: 'kept', statusValue: 'blue' },
     });
 
     const undone = await post(`${flagUrl(name)}/lifecycle/uncomplete`);
     expect(undone.statusCode).toBe(200);
-    expect((await a.getFlag('default', name)).json().lifecycle.stage).toBe('live');
-    expect((await a.flagEvents(name)).events[0]?.type).toBe('feature-uncompleted');
+    expect((await k.a.getFlag('default', name)).json().lifecycle.stage).toBe('live');
+    expect((await k.a.flagEvents(name)).events[0]?.type).toBe('feature-uncompleted');
   });
 
   it('rejections: bad status 400, uncomplete when not completed 400, archived 400, unknown 404, 401', async () => {
     const name = uniqueName();
-    await a.createFlag('default', { name });
-    const before = await a.count('events');
+    await k.a.createFlag('default', { name });
+    const before = await k.a.count('events');
     const bad = await post(`${flagUrl(name)}/lifecycle/complete`, { status: 'maybe' });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().name).toBe('ValidationError');
@@ -95,14 +84,16 @@ describe('lifecycle', () => {
     expect(notDone.json().name).toBe('ValidationError');
     const unknown = await post(`${flagUrl(uniqueName())}/lifecycle/complete`, { status: 'kept' });
     expect(unknown.statusCode).toBe(404);
-    expect((await t.request({ method: 'GET', url: `${flagUrl(uniqueName())}/lifecycle` })).statusCode).toBe(
+    expect((await k.t.request({ method: 'GET', url: `${flagUrl(uniqueName())}/lifecycle` })).statusCode).toBe(
       404,
     );
     const anon = await post(`${flagUrl(name)}/lifecycle/complete`, { status: 'kept' }, NO_AUTH);
     expect(anon.statusCode).toBe(401);
-    expect(await a.count('events')).toBe(before);
-    expect(await a.count('feature_lifecycles', `feature_name = $1 AND stage = 'completed'`, [name])).toBe(0);
-    await t.request({ method: 'DELETE', url: flagUrl(name) });
+    expect(await k.a.count('events')).toBe(before);
+    expect(await k.a.count('feature_lifecycles', `feature_name = $1 AND stage = 'completed'`, [name])).toBe(
+      0,
+    );
+    await k.t.request({ method: 'DELETE', url: flagUrl(name) });
     const archived = await post(`${flagUrl(name)}/lifecycle/complete`, { status: 'kept' });
     expect(archived.statusCode).toBe(400);
   });

@@ -1,26 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api } from '../../../test/api.js';
-import { startTestApp, type TestApp, uniqueName } from '../../../test/harness.js';
+import { describe, expect, it } from 'vitest';
+import { flagTests } from '../../../test/flag-tests.js';
 
-let t: TestApp;
-let a: ReturnType<typeof api>;
-beforeAll(async () => {
-  t = await startTestApp();
-  a = api(t);
-});
-afterAll(() => t.close());
-
-const NO_AUTH = { authorization: undefined };
-const _sql = (text: string, params: unknown[] = []) => t.database.session((run) => run(text, params));
-const send = (method: 'GET' | 'POST' | 'DELETE', url: string, payload?: object, headers = {}) =>
-  t.request({ method, url, ...(payload && { payload }), headers });
-const flagUrl = (name: string, project = 'default') => `/api/admin/projects/${project}/features/${name}`;
-const _eventTypes = async (name: string) => (await a.flagEvents(name)).events.map((e) => e.type);
-const newFlag = async (body: Record<string, unknown> = {}) => {
-  const name = uniqueName();
-  await a.createFlag('default', { name, ...body });
-  return name;
-};
+const k = flagTests();
+const { NO_AUTH, send, flagUrl, newFlag } = k;
 
 describe('GET /api/admin/projects/:projectId/features', () => {
   it("lists the project's active flags in Unleash's shape", async () => {

@@ -1,4 +1,4 @@
-import { type Kysely, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import { transaction } from '../../platform/db/index.js';
 import type { DB } from '../../platform/db/schema.js';
 import { listActiveFlagStrategies, type StrategyRow } from '../strategies/index.js';

@@ -1,4 +1,4 @@
 // biome-ignore-all assist/source/organizeImports: schemas first (docs/architecture.md, dependency rules).
 export { TAG_TYPE_NAME_PATTERN, TagSchema } from './tags.schemas.js';
 export { tagRoutes } from './tags.routes.js';
-export { copyFlagTags } from './tags.store.js';
+export { copyFlagTags, tagNewFlag } from './tags.store.js';

@@ -3,7 +3,7 @@ import { type Db, transaction } from '../../platform/db/index.js';
 import type { Principal } from '../../platform/http/auth.js';
 import { invalidField, nameExists, notFound } from '../../platform/http/errors.js';
 import { appendEvent } from '../events/index.js';
-import { lockFlag } from '../flags/index.js';
+import { findFlagArchivedState, lockFlag } from '../flags/index.js';
 import type {
   CreateTagTypeInput,
   Tag,
@@ -130,14 +130,15 @@ export async function deleteTagType(deps: Deps, name: string, by: Principal) {
 
 // ---- tags on a flag ----
 
-async function requireFlag(db: Db, name: string): Promise<string> {
-  const project = (await lockFlag(db, name))?.project;
+/** The flag's project; `lock` (writes) locks the flag's row first (the lock order). */
+async function requireFlag(db: Db, name: string, lock = true): Promise<string> {
+  const project = (lock ? await lockFlag(db, name) : await findFlagArchivedState(db, name))?.project;
   if (!project) throw notFound(`Could not find feature flag with name "${name}".`);
   return project;
 }
 
 export async function listFlagTags(deps: Deps, flag: string) {
-  await requireFlag(deps.database.db, flag);
+  await requireFlag(deps.database.db, flag, false);
   return { version: 1, tags: await store.listFlagTags(deps.database.db, flag) };
 }
 

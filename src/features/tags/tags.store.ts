@@ -110,3 +110,30 @@ export async function copyFlagTags(db: Kysely<DB>, from: string, to: string) {
     SELECT ${to}, tag_type, tag_value, created_by_user_id FROM feature_tag WHERE feature_name = ${from}
     ON CONFLICT DO NOTHING`.execute(db);
 }
+
+/** Tags a new flag (its create request may carry tags), creating tags that do not exist yet. */
+export async function tagNewFlag(
+  db: Kysely<DB>,
+  name: string,
+  tags: { type: string; value: string }[],
+  userId: number,
+): Promise<void> {
+  if (tags.length === 0) return;
+  await db
+    .insertInto('tags')
+    .values(tags.map((t) => ({ type: t.type, value: t.value })))
+    .onConflict((oc) => oc.columns(['type', 'value']).doNothing())
+    .execute();
+  await db
+    .insertInto('feature_tag')
+    .values(
+      tags.map((t) => ({
+        feature_name: name,
+        tag_type: t.type,
+        tag_value: t.value,
+        created_by_user_id: userId,
+      })),
+    )
+    .onConflict((oc) => oc.columns(['feature_name', 'tag_type', 'tag_value']).doNothing())
+    .execute();
+}

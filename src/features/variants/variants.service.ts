@@ -5,7 +5,7 @@ import type { Principal } from '../../platform/http/auth.js';
 import { type ErrorDetail, invalid, notFound } from '../../platform/http/errors.js';
 import { applyJsonPatch, PatchError, type PatchOperation } from '../../platform/json-patch.js';
 import { appendEvent } from '../events/index.js';
-import { lockFlag } from '../flags/index.js';
+import { findFlagArchivedState, lockFlag } from '../flags/index.js';
 import {
   type FeatureVariants,
   type PatchBodyType,
@@ -75,8 +75,14 @@ function patchVariants(current: StoredVariant[], patch: PatchBodyType): StoredVa
   return prepareVariants(result as VariantInputType[], '/body');
 }
 
-async function loadFlag(tx: Db, projectId: string, name: string): Promise<FlagEnvironmentVariants[]> {
-  const project = (await lockFlag(tx, name))?.project;
+/** The flag's variants per environment; `lock` (writes) locks the flag's row first (the lock order). */
+async function loadFlag(
+  tx: Db,
+  projectId: string,
+  name: string,
+  lock = true,
+): Promise<FlagEnvironmentVariants[]> {
+  const project = (lock ? await lockFlag(tx, name) : await findFlagArchivedState(tx, name))?.project;
   if (project !== projectId) {
     throw notFound(`There's no feature named "${name}" in project "${projectId}".`);
   }
@@ -100,7 +106,7 @@ interface Target {
 }
 
 export async function getEnvironmentVariants(deps: Deps, t: Target, environment: string) {
-  const envs = await loadFlag(deps.database.db, t.projectId, t.featureName);
+  const envs = await loadFlag(deps.database.db, t.projectId, t.featureName, false);
   return response(pick(envs, t.featureName, environment).variants);
 }
 
@@ -167,7 +173,7 @@ export async function pushVariants(
 
 /** Deprecated flag-level variants: read from the first environment of the flag. */
 export async function getFlagVariants(deps: Deps, t: Target) {
-  const envs = await loadFlag(deps.database.db, t.projectId, t.featureName);
+  const envs = await loadFlag(deps.database.db, t.projectId, t.featureName, false);
   return response(envs[0]?.variants ?? []);
 }
 
