@@ -17,49 +17,122 @@ export interface FlagMeta {
   description: string | null;
 }
 
+type Dependency = { feature: string; enabled: boolean; variants?: string[] };
+type FlagEnvironment = { enabled: boolean; variants: VariantDefinition[] };
+
 /** Configuration rows grouped once per revision, so building any environment is a lookup. */
 export interface IndexedConfiguration {
   revision: number;
+  /** Event ids below the revision not seen yet (see GAP_WINDOW in snapshot.store.ts). */
+  gaps: number[];
+  /** By name (code-unit order, which is the byte order of the ASCII names flags have). */
   flags: FlagMeta[];
   flagsByName: Map<string, FlagMeta>;
-  environments: Map<string, Map<string, { enabled: boolean; variants: VariantDefinition[] }>>;
+  /** environment -> flag -> state. */
+  environments: Map<string, Map<string, FlagEnvironment>>;
+  /** key(flag, environment) -> strategies in client-API order. */
   strategies: Map<string, StrategyRow[]>;
-  dependencies: Map<string, { feature: string; enabled: boolean; variants?: string[] }[]>;
+  /** child -> its parents, by parent name. */
+  dependencies: Map<string, Dependency[]>;
   segments: ConfigurationRows['segments'];
 }
 
 const key = (flag: string, environment: string) => `${flag}\u0000${environment}`;
+const flagOf = (strategyKey: string) => strategyKey.slice(0, strategyKey.indexOf('\u0000'));
+const byName = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
-export function indexConfiguration(rows: ConfigurationRows): IndexedConfiguration {
-  const environments = new Map<string, Map<string, { enabled: boolean; variants: VariantDefinition[] }>>();
+type FlagRows = Pick<ConfigurationRows, 'flags' | 'flagEnvironments' | 'strategies' | 'dependencies'>;
+
+function toDependency(d: ConfigurationRows['dependencies'][number]): Dependency {
+  return { feature: d.parent, enabled: d.enabled, ...(d.variants?.length ? { variants: d.variants } : {}) };
+}
+
+/** Adds the rows of some flags to the maps (which hold nothing of those flags yet). */
+function addFlagRows(config: IndexedConfiguration, rows: FlagRows, changed?: Set<string>) {
   for (const fe of rows.flagEnvironments) {
-    const byFlag = environments.get(fe.environment) ?? new Map();
-    environments.set(fe.environment, byFlag);
+    let byFlag = config.environments.get(fe.environment);
+    if (!byFlag) {
+      byFlag = new Map();
+      config.environments.set(fe.environment, byFlag);
+    }
     byFlag.set(fe.flag, { enabled: fe.enabled, variants: fe.variants as VariantDefinition[] });
   }
-  const strategies = new Map<string, StrategyRow[]>();
   for (const s of rows.strategies) {
     const k = key(s.featureName, s.environment);
-    strategies.set(k, [...(strategies.get(k) ?? []), s]);
+    config.strategies.set(k, [...(config.strategies.get(k) ?? []), s]);
   }
-  const dependencies = new Map<string, { feature: string; enabled: boolean; variants?: string[] }[]>();
   for (const d of rows.dependencies) {
-    const entry = {
-      feature: d.parent,
-      enabled: d.enabled,
-      ...(d.variants?.length ? { variants: d.variants } : {}),
-    };
-    dependencies.set(d.child, [...(dependencies.get(d.child) ?? []), entry]);
+    // A changed flag's own list was cleared; for a child that did not change, only the rows that
+    // name a changed parent were read (and cleared), its other parents are kept.
+    if (changed && !changed.has(d.child) && !changed.has(d.parent)) continue;
+    config.dependencies.set(d.child, [...(config.dependencies.get(d.child) ?? []), toDependency(d)]);
   }
-  return {
+}
+
+export function indexConfiguration(rows: ConfigurationRows): IndexedConfiguration {
+  const flags = [...rows.flags].sort((a, b) => byName(a.name, b.name));
+  const config: IndexedConfiguration = {
     revision: rows.revision,
-    flags: rows.flags,
-    flagsByName: new Map(rows.flags.map((f) => [f.name, f])),
+    gaps: rows.gaps,
+    flags,
+    flagsByName: new Map(flags.map((f) => [f.name, f])),
+    environments: new Map(),
+    strategies: new Map(),
+    dependencies: new Map(),
+    segments: rows.segments,
+  };
+  addFlagRows(config, rows);
+  for (const list of config.dependencies.values()) list.sort((a, b) => byName(a.feature, b.feature));
+  return config;
+}
+
+/**
+ * The configuration after a change to some flags: everything of those flags is replaced by the
+ * rows just read (a flag without rows was archived or deleted); the rest is shared with the
+ * previous revision's maps, copied, never changed in place (a reader may still hold them).
+ * Equal to `indexConfiguration` of a full read at the same revision (a test holds them equal).
+ */
+export function applyChange(
+  previous: IndexedConfiguration,
+  change: { revision: number; gaps: number[]; changed: string[]; rows: FlagRows },
+): IndexedConfiguration {
+  const changed = new Set(change.changed);
+  const flags = previous.flags
+    .filter((f) => !changed.has(f.name))
+    .concat(change.rows.flags)
+    .sort((a, b) => byName(a.name, b.name));
+  const environments = new Map<string, Map<string, FlagEnvironment>>();
+  for (const [environment, byFlag] of previous.environments) {
+    const copy = new Map(byFlag);
+    for (const name of changed) copy.delete(name);
+    environments.set(environment, copy);
+  }
+  const strategies = new Map(previous.strategies);
+  for (const k of previous.strategies.keys()) if (changed.has(flagOf(k))) strategies.delete(k);
+  const dependencies = new Map<string, Dependency[]>();
+  for (const [child, parents] of previous.dependencies) {
+    if (changed.has(child)) continue;
+    const kept = parents.filter((p) => !changed.has(p.feature));
+    if (kept.length > 0) dependencies.set(child, kept);
+  }
+  const config: IndexedConfiguration = {
+    revision: change.revision,
+    gaps: change.gaps,
+    flags,
+    flagsByName: new Map(flags.map((f) => [f.name, f])),
     environments,
     strategies,
     dependencies,
-    segments: rows.segments,
+    segments: previous.segments,
   };
+  addFlagRows(config, change.rows, changed);
+  for (const [child, list] of config.dependencies) {
+    config.dependencies.set(
+      child,
+      [...list].sort((a, b) => byName(a.feature, b.feature)),
+    );
+  }
+  return config;
 }
 
 function toStrategy(row: StrategyRow): StrategyInput {

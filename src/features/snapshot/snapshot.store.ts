@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { transaction } from '../../platform/db/index.js';
 import type { DB } from '../../platform/db/schema.js';
 import { listActiveFlagStrategies, type StrategyRow } from '../strategies/index.js';
@@ -35,6 +35,8 @@ export interface DependencyRow {
 /** Everything evaluation needs, read in one consistent transaction, with its revision. */
 export interface ConfigurationRows {
   revision: number;
+  /** Event ids below the revision not (yet) seen, within GAP_WINDOW. */
+  gaps: number[];
   flags: FlagRow[];
   flagEnvironments: FlagEnvironmentRow[];
   strategies: StrategyRow[];
@@ -51,6 +53,63 @@ export async function latestRevision(db: Kysely<DB>): Promise<number> {
   return Number(row?.id ?? 0);
 }
 
+/** The newest event id and the ids below it that are missing in the window (see Gaps). */
+async function revisionAndGaps(
+  tx: Kysely<DB>,
+  window: number,
+): Promise<{ revision: number; gaps: number[] }> {
+  const revision = await latestRevision(tx);
+  const { rows } = await sql<{ id: number }>`
+    SELECT g.id FROM generate_series(${Math.max(1, revision - window + 1)}::bigint, ${revision}::bigint) AS g(id)
+    WHERE NOT EXISTS (SELECT 1 FROM events e WHERE e.id = g.id)`.execute(tx);
+  return { revision, gaps: rows.map((r) => Number(r.id)) };
+}
+
+/** Rows of the active configuration; with `flags`, only the rows of those flags (no segments). */
+async function readRows(tx: Kysely<DB>, flags?: string[]) {
+  const only = flags ?? [];
+  const flagRows = await tx
+    .selectFrom('features')
+    .select(['name', 'project', 'type', 'stale', 'impression_data as impressionData', 'description'])
+    .where('archived_at', 'is', null)
+    .$if(flags !== undefined, (q) => q.where('name', 'in', only))
+    .orderBy('name')
+    .execute();
+  const flagEnvironments = await tx
+    .selectFrom('feature_environments as fe')
+    .innerJoin('features as f', 'f.name', 'fe.feature_name')
+    .select(['fe.feature_name as flag', 'fe.environment', 'fe.enabled', 'fe.variants'])
+    .where('f.archived_at', 'is', null)
+    .$if(flags !== undefined, (q) => q.where('fe.feature_name', 'in', only))
+    .execute();
+  const strategies = await listActiveFlagStrategies(tx, flags);
+  // A flag's dependencies, and those of the flags that name it as a parent (a deleted parent takes
+  // its children's dependency rows with it).
+  const dependencies = await tx
+    .selectFrom('feature_dependencies')
+    .select(['child', 'parent', 'enabled', 'variants'])
+    .$if(flags !== undefined, (q) =>
+      q.where((eb) => eb.or([eb('child', 'in', only), eb('parent', 'in', only)])),
+    )
+    .orderBy('child')
+    .orderBy('parent')
+    .execute();
+  return {
+    flags: flagRows,
+    flagEnvironments: flagEnvironments as FlagEnvironmentRow[],
+    strategies,
+    dependencies: dependencies as unknown as DependencyRow[],
+  };
+}
+
+/**
+ * How far back missing event ids are watched. Event ids come from a sequence when the event is
+ * inserted, but transactions commit in their own order: a change whose event id is below the
+ * revision already read can commit later. Ids missing below the revision (a transaction still
+ * running, or one rolled back) are kept as gaps and looked at again on the next change.
+ */
+export const GAP_WINDOW = 1000;
+
 /**
  * The active configuration. Read in one repeatable-read transaction so the revision matches the
  * rows exactly (a change committed meanwhile shows up under its own, later revision).
@@ -59,39 +118,61 @@ export async function loadConfiguration(db: Kysely<DB>): Promise<ConfigurationRo
   return transaction(
     db,
     async (tx) => {
-      const revision = await latestRevision(tx);
-      const flags = await tx
-        .selectFrom('features')
-        .select(['name', 'project', 'type', 'stale', 'impression_data as impressionData', 'description'])
-        .where('archived_at', 'is', null)
-        .orderBy('name')
-        .execute();
-      const flagEnvironments = await tx
-        .selectFrom('feature_environments as fe')
-        .innerJoin('features as f', 'f.name', 'fe.feature_name')
-        .select(['fe.feature_name as flag', 'fe.environment', 'fe.enabled', 'fe.variants'])
-        .where('f.archived_at', 'is', null)
-        .execute();
-      const strategies = await listActiveFlagStrategies(tx);
+      const { revision, gaps } = await revisionAndGaps(tx, GAP_WINDOW);
+      const rows = await readRows(tx);
       const segments = await tx
         .selectFrom('segments')
         .select(['id', 'name', 'constraints'])
         .orderBy('id')
         .execute();
-      const dependencies = await tx
-        .selectFrom('feature_dependencies')
-        .select(['child', 'parent', 'enabled', 'variants'])
-        .orderBy('child')
-        .orderBy('parent')
+      return { revision, gaps, ...rows, segments: segments as unknown as SegmentRow[] };
+    },
+    { isolationLevel: 'repeatable read' },
+  );
+}
+
+/**
+ * Event types without a flag that leave the evaluated configuration as it is; any other event
+ * without a flag (a segment, project or environment change) asks for a full read.
+ */
+const OUTSIDE_CONFIGURATION = /^(api-token|context-field|tag-|tag-type|strategy-|project-(un)?favorited)/;
+
+export interface ConfigurationChange {
+  revision: number;
+  gaps: number[];
+  /** The flags the new events name: their rows below replace what the configuration had. */
+  changed: string[];
+  rows: Awaited<ReturnType<typeof readRows>>;
+}
+
+/**
+ * What changed since `since` (with the still-missing ids `gaps`): the flags the new events name,
+ * with their rows, read in one repeatable-read transaction. Undefined when a full read is needed
+ * instead: an event that is not about one flag and may change the configuration, or more than
+ * `limit` new events.
+ */
+export async function loadChanges(
+  db: Kysely<DB>,
+  since: number,
+  gaps: number[],
+  limit = 500,
+): Promise<ConfigurationChange | undefined> {
+  return transaction(
+    db,
+    async (tx) => {
+      const now = await revisionAndGaps(tx, GAP_WINDOW);
+      const events = await tx
+        .selectFrom('events')
+        .select(['type', 'feature_name'])
+        .where((eb) => eb.or([eb('id', '>', since), ...(gaps.length > 0 ? [eb('id', 'in', gaps)] : [])]))
+        .where('id', '<=', now.revision)
+        .limit(limit + 1)
         .execute();
-      return {
-        revision,
-        flags,
-        flagEnvironments: flagEnvironments as FlagEnvironmentRow[],
-        strategies,
-        segments: segments as unknown as SegmentRow[],
-        dependencies: dependencies as unknown as DependencyRow[],
-      };
+      if (events.length > limit) return undefined;
+      if (events.some((e) => e.feature_name === null && !OUTSIDE_CONFIGURATION.test(e.type)))
+        return undefined;
+      const changed = [...new Set(events.flatMap((e) => (e.feature_name === null ? [] : [e.feature_name])))];
+      return { ...now, changed, rows: await readRows(tx, changed) };
     },
     { isolationLevel: 'repeatable read' },
   );

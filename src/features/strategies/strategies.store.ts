@@ -139,16 +139,16 @@ export async function listStrategies(db: Kysely<DB>, flag: string, environment: 
 }
 
 /**
- * The strategies of every active flag, in client-API order (sort order, then id): what the
- * configuration snapshot is built from.
+ * The strategies of every active flag (or of the active flags named), in client-API order (sort
+ * order, then id): what the configuration snapshot is built from.
  */
-export async function listActiveFlagStrategies(db: Kysely<DB>) {
-  const rows = await strategyQuery(db)
+export async function listActiveFlagStrategies(db: Kysely<DB>, flags?: string[]) {
+  if (flags?.length === 0) return [];
+  let query = strategyQuery(db)
     .innerJoin('features as f', 'f.name', 's.feature_name')
-    .where('f.archived_at', 'is', null)
-    .orderBy('s.sort_order')
-    .orderBy('s.id')
-    .execute();
+    .where('f.archived_at', 'is', null);
+  if (flags) query = query.where('s.feature_name', 'in', flags);
+  const rows = await query.orderBy('s.sort_order').orderBy('s.id').execute();
   return rows.map(toStrategyRow);
 }
 

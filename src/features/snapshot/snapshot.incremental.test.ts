@@ -1,0 +1,198 @@
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { api } from '../../../test/api.js';
+import { startTestApp, type TestApp } from '../../../test/harness.js';
+import { Configuration, ConfigurationCache } from './snapshot.cache.js';
+import { indexConfiguration } from './snapshot.input.js';
+import { loadConfiguration } from './snapshot.store.js';
+
+/**
+ * The configuration applied change by change (only the flags the new events name are read) must
+ * equal a full read at the same revision, after every kind of write the admin API offers.
+ */
+let t: TestApp;
+let cache: ConfigurationCache;
+beforeAll(async () => {
+  t = await startTestApp();
+  cache = new ConfigurationCache(t.database, 3_600_000);
+});
+afterAll(() => t.close());
+
+function prng(seed: number) {
+  return () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let x = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
+    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const ENVIRONMENTS = ['development', 'production'];
+
+async function expectEqualToFullRead(step: string) {
+  const incremental = await cache.get({ fresh: true });
+  const full = new Configuration(indexConfiguration(await loadConfiguration(t.database.db)));
+  expect(incremental.revision, step).toBe(full.revision);
+  expect(incremental.flags, step).toEqual(full.flags);
+  for (const environment of ENVIRONMENTS) {
+    expect(incremental.environment(environment).input, `${step} (${environment})`).toEqual(
+      full.environment(environment).input,
+    );
+  }
+}
+
+describe('the incremental configuration', () => {
+  it('equals a full read after each of 150 random admin writes', async () => {
+    const rand = prng(42);
+    const pick = <T>(items: T[]): T => items[Math.floor(rand() * items.length)] as T;
+    const a = api(t);
+    const flags: string[] = [];
+    const segments: number[] = [];
+    const strategies = new Map<string, string[]>();
+    const url = (flag: string) => `/api/admin/projects/default/features/${flag}`;
+    await expectEqualToFullRead('start');
+    const before = { ...cache.reads };
+    const writes: (() => Promise<string>)[] = [
+      async () => {
+        const name = `f${flags.length}-${Math.floor(rand() * 1e6)}`;
+        await a.createFlag('default', {
+          name,
+          description: 'd',
+          tags: [{ type: 'simple', value: 'tagged' }],
+        });
+        flags.push(name);
+        return `create ${name}`;
+      },
+      async () => {
+        const flag = pick(flags);
+        const env = pick(ENVIRONMENTS);
+        const res = await t.send('POST', `${url(flag)}/environments/${env}/${rand() < 0.6 ? 'on' : 'off'}`);
+        return `on/off ${flag} ${env} ${res.statusCode}`;
+      },
+      async () => {
+        const flag = pick(flags);
+        const env = pick(ENVIRONMENTS);
+        const res = await t.send('POST', `${url(flag)}/environments/${env}/strategies`, {
+          name: 'flexibleRollout',
+          parameters: { rollout: String(Math.floor(rand() * 100)), stickiness: 'default', groupId: flag },
+          constraints: [{ contextName: 'userId', operator: 'IN', values: ['u1', 'u2'] }],
+          segments: segments.length > 0 && rand() < 0.5 ? [pick(segments)] : [],
+        });
+        if (res.statusCode === 200)
+          strategies.set(`${flag}|${env}`, [...(strategies.get(`${flag}|${env}`) ?? []), res.json().id]);
+        return `add strategy ${flag} ${env} ${res.statusCode}`;
+      },
+      async () => {
+        const [key, ids] = pick([...strategies.entries()].filter(([, list]) => list.length > 0)) ?? [];
+        if (!key || !ids) return 'no strategy to delete';
+        const [flag, env] = key.split('|') as [string, string];
+        const id = ids.pop()!;
+        const res = await t.send('DELETE', `${url(flag)}/environments/${env}/strategies/${id}`);
+        return `delete strategy ${flag} ${env} ${res.statusCode}`;
+      },
+      async () => {
+        const flag = pick(flags);
+        const res = await t.send('PATCH', `${url(flag)}/environments/${pick(ENVIRONMENTS)}/variants`, [
+          {
+            op: 'add',
+            path: '/-',
+            value: {
+              name: `v${Math.floor(rand() * 100)}`,
+              weight: 0,
+              weightType: 'variable',
+              stickiness: 'default',
+            },
+          },
+        ]);
+        return `variants ${flag} ${res.statusCode}`;
+      },
+      async () => {
+        const flag = pick(flags);
+        const res = await a.updateFlag('default', flag, { description: `d${rand()}`, stale: rand() < 0.3 });
+        return `update ${flag} ${res.statusCode}`;
+      },
+      async () => {
+        const [child, parent] = [pick(flags), pick(flags)];
+        const res = await t.send('POST', `${url(child)}/dependencies`, {
+          feature: parent,
+          enabled: rand() < 0.7,
+        });
+        return `depend ${child} on ${parent} ${res.statusCode}`;
+      },
+      async () => {
+        const child = pick(flags);
+        const res = await t.send('DELETE', `${url(child)}/dependencies`);
+        return `drop dependencies of ${child} ${res.statusCode}`;
+      },
+      async () => {
+        const flag = pick(flags);
+        const archived = await t.send('DELETE', url(flag));
+        if (archived.statusCode !== 202) return `archive ${flag} ${archived.statusCode}`;
+        if (rand() < 0.5) {
+          await t.send('POST', `/api/admin/archive/revive/${flag}`);
+          return `archive and revive ${flag}`;
+        }
+        await t.send('DELETE', `/api/admin/archive/${flag}`);
+        flags.splice(flags.indexOf(flag), 1);
+        return `archive and delete ${flag}`;
+      },
+      async () => {
+        const res = await t.send('POST', '/api/admin/segments', {
+          name: `s${Math.floor(rand() * 1e9)}`,
+          constraints: [{ contextName: 'appName', operator: 'IN', values: ['web'] }],
+        });
+        if (res.statusCode === 201) segments.push(res.json().id);
+        return `segment ${res.statusCode}`;
+      },
+    ];
+    await writes[0]!();
+    await writes[0]!();
+    for (let step = 0; step < 150; step++) {
+      const write = step % 25 === 24 ? writes[9]! : flags.length < 3 ? writes[0]! : pick(writes.slice(0, 9));
+      const done = await write();
+      await expectEqualToFullRead(`step ${step}: ${done}`);
+    }
+    // Most steps were applied as changes, not by reading everything again.
+    expect(cache.reads.incremental - before.incremental).toBeGreaterThan(100);
+    expect(cache.reads.full - before.full).toBeGreaterThan(0);
+  });
+});
+
+describe.runIf(process.env.TEST_ENGINE === 'postgres')('a change that commits after a later one', () => {
+  it('still reaches the configuration (its event id was a gap)', async () => {
+    const a = api(t);
+    const late = `late-${Date.now()}`;
+    const other = `other-${Date.now()}`;
+    await a.createFlag('default', { name: late, description: 'before' });
+    const watching = new ConfigurationCache(t.database, 3_600_000);
+    await watching.start();
+    try {
+      await watching.get({ fresh: true });
+      // Another connection takes an event id and holds its transaction open.
+      const url = (await t.database.session(async (run) => run('SELECT current_database() AS db')))[0]!.db;
+      const client = new pg.Client({
+        connectionString: process.env.TEST_DATABASE_URL!.replace(/\/[^/]*$/, `/${url}`),
+      });
+      await client.connect();
+      await client.query('BEGIN');
+      await client.query(`UPDATE features SET description = 'after' WHERE name = $1`, [late]);
+      await client.query(
+        `INSERT INTO events (type, created_by, feature_name, project) VALUES ('feature-metadata-updated', 'test', $1, 'default')`,
+        [late],
+      );
+      // A later event commits first and is read.
+      await a.createFlag('default', { name: other });
+      expect((await watching.get({ fresh: true })).flag(other)).toBeDefined();
+      expect((await watching.get()).flag(late)?.description).toBe('before');
+      await client.query('COMMIT');
+      await client.end();
+      const started = Date.now();
+      while ((await watching.get()).flag(late)?.description !== 'after' && Date.now() - started < 2000) {
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      expect((await watching.get()).flag(late)?.description).toBe('after');
+    } finally {
+      await watching.stop();
+    }
+  });
+});
