@@ -12,7 +12,8 @@ function scopeOf(principal: Principal) {
 
 /**
  * The token's payload from the in-memory configuration: no database query per request; built and
- * serialised once per revision, scope and segment mode.
+ * serialised once per scope and segment mode, and again only when a change touches the token's
+ * environment.
  */
 export async function clientFeatures(
   configuration: ConfigurationCache,
@@ -23,7 +24,7 @@ export async function clientFeatures(
   const scope = scopeOf(principal);
   const inline = !supportsSegments(specHeader);
   const key = `client|${scope.environment}|${[...scope.projects].sort().join(',')}|${inline}`;
-  return config.memo(key, () => buildClientPayload(config, scope, inline));
+  return config.environment(scope.environment).memo(key, () => buildClientPayload(config, scope, inline));
 }
 
 export async function clientFeature(

@@ -9,17 +9,39 @@ import {
 } from './snapshot.input.js';
 import { latestRevision, loadChanges, loadConfiguration } from './snapshot.store.js';
 
-/** One environment of one revision: the engine input and its compiled form, built on first use. */
-export interface EnvironmentSnapshot {
-  input: SnapshotInput;
-  compiled: CompiledSnapshot;
+/**
+ * One environment of one revision: the engine input, its compiled form (on first use) and values
+ * derived from it (e.g. serialised client payloads). A revision whose changes all happened in other
+ * environments carries this object over unchanged, with everything already derived.
+ */
+export class EnvironmentSnapshot {
+  private compiledSnapshot: CompiledSnapshot | undefined;
+  private readonly memos = new Map<string, unknown>();
+
+  constructor(readonly input: SnapshotInput) {}
+
+  get compiled(): CompiledSnapshot {
+    this.compiledSnapshot ??= compileSnapshot(this.input);
+    return this.compiledSnapshot;
+  }
+
+  /** A value derived from this environment's input, built once per key. */
+  memo<T>(key: string, build: () => T): T {
+    if (!this.memos.has(key)) this.memos.set(key, build());
+    return this.memos.get(key) as T;
+  }
 }
 
 export class Configuration {
-  private readonly byEnvironment = new Map<string, EnvironmentSnapshot>();
-  private readonly memos = new Map<string, unknown>();
+  private readonly byEnvironment: Map<string, EnvironmentSnapshot>;
 
-  constructor(readonly indexed: IndexedConfiguration) {}
+  /** `inherited`: environments of the previous revision that this one did not change. */
+  constructor(
+    readonly indexed: IndexedConfiguration,
+    inherited?: Map<string, EnvironmentSnapshot>,
+  ) {
+    this.byEnvironment = new Map(inherited);
+  }
 
   get revision(): number {
     return this.indexed.revision;
@@ -33,20 +55,19 @@ export class Configuration {
     return this.indexed.flagsByName.get(name);
   }
 
-  /** A value derived from this revision (e.g. a serialised client payload), built once per key. */
-  memo<T>(key: string, build: () => T): T {
-    if (!this.memos.has(key)) this.memos.set(key, build());
-    return this.memos.get(key) as T;
-  }
-
   environment(name: string): EnvironmentSnapshot {
     let snapshot = this.byEnvironment.get(name);
     if (!snapshot) {
-      const input = environmentInput(this.indexed, name);
-      snapshot = { input, compiled: compileSnapshot(input) };
+      snapshot = new EnvironmentSnapshot(environmentInput(this.indexed, name));
       this.byEnvironment.set(name, snapshot);
     }
     return snapshot;
+  }
+
+  /** The environments built so far, less those a change touched (`all`: none is kept). */
+  untouched(touched: Set<string> | 'all'): Map<string, EnvironmentSnapshot> {
+    if (touched === 'all') return new Map();
+    return new Map([...this.byEnvironment].filter(([name]) => !touched.has(name)));
   }
 }
 
@@ -122,12 +143,10 @@ export class ConfigurationCache {
     this.stale = false;
     const previous = this.current;
     this.loading ??= this.next(previous)
-      .then((indexed) => {
-        // Nothing evaluated changed (only other events): the same configuration, at the new
-        // revision, keeps what it derived (serialised payloads, compiled environments).
-        this.current = indexed === previous?.indexed ? previous : new Configuration(indexed);
-        this.observe(indexed.revision);
-        return this.current;
+      .then((next) => {
+        this.current = next;
+        this.observe(next.revision);
+        return next;
       })
       .finally(() => {
         this.loading = undefined;
@@ -135,21 +154,23 @@ export class ConfigurationCache {
     return this.loading;
   }
 
-  private async next(previous: Configuration | undefined): Promise<IndexedConfiguration> {
+  private async next(previous: Configuration | undefined): Promise<Configuration> {
     if (previous) {
       const { revision, gaps } = previous.indexed;
       const change = await loadChanges(this.database.db, revision, gaps);
       if (change && change.changed.length === 0) {
+        // Nothing evaluated changed (only other events): the same configuration, at the new
+        // revision, keeps what it derived (serialised payloads, compiled environments).
         previous.indexed.revision = change.revision;
         previous.indexed.gaps = change.gaps;
-        return previous.indexed;
+        return previous;
       }
       if (change) {
         this.reads.incremental += 1;
-        return applyChange(previous.indexed, change);
+        return new Configuration(applyChange(previous.indexed, change), previous.untouched(change.touched));
       }
     }
     this.reads.full += 1;
-    return indexConfiguration(await loadConfiguration(this.database.db));
+    return new Configuration(indexConfiguration(await loadConfiguration(this.database.db)));
   }
 }

@@ -158,6 +158,33 @@ describe('the incremental configuration', () => {
   });
 });
 
+describe('environments a change did not touch', () => {
+  it('are carried over with what was derived from them; the touched one is rebuilt', async () => {
+    const a = api(t);
+    const name = `carry-${Date.now()}`;
+    await a.createFlag('default', { name });
+    const before = await cache.get({ fresh: true });
+    const production = before.environment('production');
+    const development = before.environment('development');
+    const payload = production.memo('probe', () => ({ built: before.revision }));
+    const on = await t.send(
+      'POST',
+      `/api/admin/projects/default/features/${name}/environments/development/on`,
+    );
+    expect(on.statusCode).toBe(200);
+    const after = await cache.get({ fresh: true });
+    expect(after.revision).toBeGreaterThan(before.revision);
+    expect(after.environment('production')).toBe(production);
+    expect(after.environment('production').memo('probe', () => ({ built: after.revision }))).toBe(payload);
+    expect(after.environment('development')).not.toBe(development);
+    expect(after.environment('development').input.features.find((f) => f.name === name)?.enabled).toBe(true);
+    // A change to the flag itself (not to one environment) touches every environment.
+    await a.updateFlag('default', name, { description: 'changed' });
+    const changed = await cache.get({ fresh: true });
+    expect(changed.environment('production')).not.toBe(production);
+  });
+});
+
 describe.runIf(process.env.TEST_ENGINE === 'postgres')('a change that commits after a later one', () => {
   it('still reaches the configuration (its event id was a gap)', async () => {
     const a = api(t);

@@ -142,6 +142,8 @@ export interface ConfigurationChange {
   gaps: number[];
   /** The flags the new events name: their rows below replace what the configuration had. */
   changed: string[];
+  /** The environments whose input the change may alter. */
+  touched: Set<string> | 'all';
   rows: Awaited<ReturnType<typeof readRows>>;
 }
 
@@ -163,7 +165,7 @@ export async function loadChanges(
       const now = await revisionAndGaps(tx, GAP_WINDOW);
       const events = await tx
         .selectFrom('events')
-        .select(['type', 'feature_name'])
+        .select(['type', 'feature_name', 'environment'])
         .where((eb) => eb.or([eb('id', '>', since), ...(gaps.length > 0 ? [eb('id', 'in', gaps)] : [])]))
         .where('id', '<=', now.revision)
         .limit(limit + 1)
@@ -171,8 +173,14 @@ export async function loadChanges(
       if (events.length > limit) return undefined;
       if (events.some((e) => e.feature_name === null && !OUTSIDE_CONFIGURATION.test(e.type)))
         return undefined;
-      const changed = [...new Set(events.flatMap((e) => (e.feature_name === null ? [] : [e.feature_name])))];
-      return { ...now, changed, rows: await readRows(tx, changed) };
+      const ofFlags = events.filter((e) => e.feature_name !== null);
+      const changed = [...new Set(ofFlags.map((e) => e.feature_name as string))];
+      // An event of one flag environment (on/off, strategies, variants) changes only that
+      // environment's input; any other flag event (metadata, archive, dependencies) changes all.
+      const touched = ofFlags.some((e) => e.environment === null)
+        ? ('all' as const)
+        : new Set(ofFlags.map((e) => e.environment as string));
+      return { ...now, changed, touched, rows: await readRows(tx, changed) };
     },
     { isolationLevel: 'repeatable read' },
   );
