@@ -5,9 +5,20 @@ import semver from 'semver';
 import type { ConstraintInput, FlagInput, StrategyInput } from '../../evaluation/index.js';
 import type { Configuration } from '../snapshot/index.js';
 
+type ClientFlag = ReturnType<typeof flagFor>;
+
+/**
+ * Each flag's client form and its JSON text, per engine input object: a flag whose input object is
+ * carried over to a new revision (it did not change) is not converted or serialised again.
+ * Segment constraints are inlined only for old SDKs; segments change only with a full read, which
+ * makes new input objects.
+ */
+const plainFlags = new WeakMap<FlagInput, { value: ClientFlag; text: string }>();
+const inlinedFlags = new WeakMap<FlagInput, { value: ClientFlag; text: string }>();
+
 /** A client-API answer, serialised once per revision and scope, with its strong ETag. */
 export interface ClientPayload {
-  features: ReturnType<typeof flagFor>[];
+  features: ClientFlag[];
   body: string;
   etag: string;
   /** The body gzip-compressed, made on first use and kept with the payload (same revision). */
@@ -73,16 +84,28 @@ export function buildClientPayload(
   const all = scope.projects.includes('*');
   const wanted = new Set(scope.projects);
   const segmentConstraints = new Map((input.segments ?? []).map((s) => [s.id, s.constraints ?? []]));
-  const features = input.features
-    .filter((f) => all || wanted.has(f.project ?? ''))
-    .map((f) => flagFor(f, segmentConstraints, inlineSegments));
+  const serialised = inlineSegments ? inlinedFlags : plainFlags;
+  const features: ClientFlag[] = [];
+  const texts: string[] = [];
+  for (const flag of input.features) {
+    if (!all && !wanted.has(flag.project ?? '')) continue;
+    let done = serialised.get(flag);
+    if (!done) {
+      const value = flagFor(flag, segmentConstraints, inlineSegments);
+      done = { value, text: JSON.stringify(value) };
+      serialised.set(flag, done);
+    }
+    features.push(done.value);
+    texts.push(done.text);
+  }
   const used = new Set(features.flatMap((f) => f.strategies.flatMap((s) => s.segments ?? [])));
   const segments = (input.segments ?? [])
     .filter((s) => used.has(s.id))
     .map((s) => ({ id: s.id, name: s.name, constraints: s.constraints ?? [] }));
-  const content = JSON.stringify({
+  // `"features":[]` is filled with the serialised flags below: the same text JSON.stringify makes.
+  const rest = JSON.stringify({
     version: 2,
-    features,
+    features: [],
     ...(inlineSegments ? {} : { segments }),
     query: {
       environment: scope.environment,
@@ -90,6 +113,8 @@ export function buildClientPayload(
       inlineSegmentConstraints: inlineSegments,
     },
   });
+  // A function, so that `$` sequences in the flags' text are never read as replacement patterns.
+  const content = rest.replace('"features":[]', () => `"features":[${texts.join(',')}]`);
   // `meta.revisionId` last, as JSON.stringify would put it; the ETag is the hash of everything
   // else, so a change outside the token's scope (another environment or project) leaves it as it
   // was and the SDK keeps getting 304.

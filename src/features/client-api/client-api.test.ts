@@ -119,6 +119,22 @@ describe('GET /api/client/features', () => {
     await sql.enable(flag, 'development', true);
   });
 
+  it('serialises flags as JSON.stringify would, `$` sequences in texts included, after changes too', async () => {
+    const name = uniqueName('dollar');
+    await api(t).createFlag(project, { name, description: 'costs $& and $1, $$' });
+    const started = Date.now();
+    let body = '';
+    while (!body.includes(name) && Date.now() - started < 2000) {
+      body = (await features()).body;
+      if (!body.includes(name)) await new Promise((r) => setTimeout(r, 20));
+    }
+    const parsed = JSON.parse(body);
+    expect(JSON.stringify(parsed)).toBe(body);
+    expect(parsed.features.find((f: { name: string }) => f.name === name).description).toBe(
+      'costs $& and $1, $$',
+    );
+  });
+
   it('keeps the ETag (304) when a write touches neither its environment nor its projects', async () => {
     const other = uniqueName('other-flag');
     await api(t).createFlag('default', { name: other });

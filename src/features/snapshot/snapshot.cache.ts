@@ -3,6 +3,7 @@ import type { Database } from '../../platform/db/index.js';
 import {
   applyChange,
   environmentInput,
+  type FlagInputSource,
   type FlagMeta,
   type IndexedConfiguration,
   indexConfiguration,
@@ -18,7 +19,11 @@ export class EnvironmentSnapshot {
   private compiledSnapshot: CompiledSnapshot | undefined;
   private readonly memos = new Map<string, unknown>();
 
-  constructor(readonly input: SnapshotInput) {}
+  constructor(
+    readonly input: SnapshotInput,
+    /** Per flag, what its input was made of (see environmentInput). */
+    readonly sources: Map<string, FlagInputSource>,
+  ) {}
 
   get compiled(): CompiledSnapshot {
     this.compiledSnapshot ??= compileSnapshot(this.input);
@@ -34,13 +39,20 @@ export class EnvironmentSnapshot {
 
 export class Configuration {
   private readonly byEnvironment: Map<string, EnvironmentSnapshot>;
+  private readonly previous: Map<string, EnvironmentSnapshot>;
 
-  /** `inherited`: environments of the previous revision that this one did not change. */
+  /**
+   * `previous`: the environments the previous revision had built. Those a change did not touch
+   * are taken over as they are; the others lend their per-flag inputs to the rebuild.
+   */
   constructor(
     readonly indexed: IndexedConfiguration,
-    inherited?: Map<string, EnvironmentSnapshot>,
+    previous?: { environments: Map<string, EnvironmentSnapshot>; touched: Set<string> | 'all' },
   ) {
-    this.byEnvironment = new Map(inherited);
+    const touched = previous?.touched ?? 'all';
+    const all = [...(previous?.environments ?? [])];
+    this.byEnvironment = new Map(all.filter(([name]) => touched !== 'all' && !touched.has(name)));
+    this.previous = new Map(all.filter(([name]) => !this.byEnvironment.has(name)));
   }
 
   get revision(): number {
@@ -58,16 +70,17 @@ export class Configuration {
   environment(name: string): EnvironmentSnapshot {
     let snapshot = this.byEnvironment.get(name);
     if (!snapshot) {
-      snapshot = new EnvironmentSnapshot(environmentInput(this.indexed, name));
+      const { input, sources } = environmentInput(this.indexed, name, this.previous.get(name)?.sources);
+      this.previous.delete(name);
+      snapshot = new EnvironmentSnapshot(input, sources);
       this.byEnvironment.set(name, snapshot);
     }
     return snapshot;
   }
 
-  /** The environments built so far, less those a change touched (`all`: none is kept). */
-  untouched(touched: Set<string> | 'all'): Map<string, EnvironmentSnapshot> {
-    if (touched === 'all') return new Map();
-    return new Map([...this.byEnvironment].filter(([name]) => !touched.has(name)));
+  /** The environments built so far. */
+  get environments(): Map<string, EnvironmentSnapshot> {
+    return this.byEnvironment;
   }
 }
 
@@ -167,7 +180,10 @@ export class ConfigurationCache {
       }
       if (change) {
         this.reads.incremental += 1;
-        return new Configuration(applyChange(previous.indexed, change), previous.untouched(change.touched));
+        return new Configuration(applyChange(previous.indexed, change), {
+          environments: previous.environments,
+          touched: change.touched,
+        });
       }
     }
     this.reads.full += 1;

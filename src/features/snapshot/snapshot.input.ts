@@ -1,5 +1,6 @@
 import type {
   ConstraintInput,
+  FlagInput,
   SnapshotInput,
   StrategyInput,
   VariantDefinition,
@@ -112,7 +113,10 @@ export function applyChange(
   const dependencies = new Map<string, Dependency[]>();
   for (const [child, parents] of previous.dependencies) {
     if (changed.has(child)) continue;
-    const kept = parents.filter((p) => !changed.has(p.feature));
+    // The same list object when none of its parents changed (environmentInput reuses by identity).
+    const kept = parents.some((p) => changed.has(p.feature))
+      ? parents.filter((p) => !changed.has(p.feature))
+      : parents;
     if (kept.length > 0) dependencies.set(child, kept);
   }
   const config: IndexedConfiguration = {
@@ -127,10 +131,7 @@ export function applyChange(
   };
   addFlagRows(config, change.rows, changed);
   for (const [child, list] of config.dependencies) {
-    config.dependencies.set(
-      child,
-      [...list].sort((a, b) => byName(a.feature, b.feature)),
-    );
+    if (list !== previous.dependencies.get(child)) list.sort((a, b) => byName(a.feature, b.feature));
   }
   return config;
 }
@@ -148,34 +149,64 @@ function toStrategy(row: StrategyRow): StrategyInput {
   };
 }
 
+/** What one flag's engine input in one environment is made of, and that input. */
+export interface FlagInputSource {
+  meta: FlagMeta;
+  state: FlagEnvironment | undefined;
+  strategies: StrategyRow[] | undefined;
+  dependencies: Dependency[] | undefined;
+  input: FlagInput;
+}
+
 /**
  * The engine input for one environment: every active flag, on or off there (a flag without a row
  * for the environment is off and has no strategies), with all its strategies in client-API order.
  * Disabled strategies are included; the engine reports them and leaves them out of the result
  * (docs/evaluation.md §0.4), which equals what SDKs compute without them.
+ *
+ * `previous` (the same environment's sources at the previous revision) lets a flag whose rows are
+ * the same objects as before keep its input object, so what is derived per flag (the client
+ * payload's serialised flags) is derived again only for the flags that changed.
  */
-export function environmentInput(config: IndexedConfiguration, environment: string): SnapshotInput {
+export function environmentInput(
+  config: IndexedConfiguration,
+  environment: string,
+  previous?: Map<string, FlagInputSource>,
+): { input: SnapshotInput; sources: Map<string, FlagInputSource> } {
   const byFlag = config.environments.get(environment);
-  return {
-    features: config.flags.map((flag) => {
-      const fe = byFlag?.get(flag.name);
-      return {
-        name: flag.name,
-        project: flag.project,
-        type: flag.type,
-        stale: flag.stale,
-        impressionData: flag.impressionData,
-        description: flag.description,
-        enabled: fe?.enabled ?? false,
-        strategies: fe ? (config.strategies.get(key(flag.name, environment)) ?? []).map(toStrategy) : [],
-        variants: fe?.variants ?? [],
-        dependencies: config.dependencies.get(flag.name) ?? [],
-      };
-    }),
-    segments: config.segments.map((s) => ({
-      id: s.id,
-      name: s.name,
-      constraints: s.constraints as ConstraintInput[],
-    })),
-  };
+  const sources = new Map<string, FlagInputSource>();
+  const features = config.flags.map((meta) => {
+    const state = byFlag?.get(meta.name);
+    const strategies = state ? config.strategies.get(key(meta.name, environment)) : undefined;
+    const dependencies = config.dependencies.get(meta.name);
+    const before = previous?.get(meta.name);
+    const same =
+      before !== undefined &&
+      before.meta === meta &&
+      before.state === state &&
+      before.strategies === strategies &&
+      before.dependencies === dependencies;
+    const input: FlagInput = same
+      ? before.input
+      : {
+          name: meta.name,
+          project: meta.project,
+          type: meta.type,
+          stale: meta.stale,
+          impressionData: meta.impressionData,
+          description: meta.description,
+          enabled: state?.enabled ?? false,
+          strategies: (strategies ?? []).map(toStrategy),
+          variants: state?.variants ?? [],
+          dependencies: dependencies ?? [],
+        };
+    sources.set(meta.name, { meta, state, strategies, dependencies, input });
+    return input;
+  });
+  const segments = config.segments.map((s) => ({
+    id: s.id,
+    name: s.name,
+    constraints: s.constraints as ConstraintInput[],
+  }));
+  return { input: { features, segments }, sources };
 }
