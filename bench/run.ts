@@ -1,6 +1,7 @@
 /**
  * Benchmark runner (on demand, not in CI). See bench/README.md.
  *   npx tsx bench/run.ts --engine postgres --flags 1000 --events 1000000 --scenarios create,get,events,startup,rss
+ *   npx tsx bench/run.ts --compare unleash --flags 200   (bench/compare.ts)
  */
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -11,6 +12,17 @@ import { type EngineResults, printTable, type Row, writeResults } from './lib/re
 import * as scenario from './lib/scenarios.js';
 import { rssMb, startService, stopAll, stopChild } from './lib/service.js';
 import * as serving from './lib/serving.js';
+
+// `npm run bench -- --compare unleash …`: Flagship against another server (bench/compare.ts), with
+// its own options; the rest of this file is the single-service bench.
+if (process.argv.slice(2).some((a) => a === '--compare' || a.startsWith('--compare='))) {
+  const { compare } = await import('./compare.js');
+  const code = await compare(process.argv.slice(2)).catch((error: unknown) => {
+    console.error(error);
+    return 1;
+  });
+  process.exit(code);
+}
 
 const DEFAULT = ['create', 'get', 'events', 'startup', 'rss'] as const;
 /** Evaluation serving (advanced playground, client API): written to their own RESULTS.md section. */

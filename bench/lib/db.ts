@@ -39,8 +39,9 @@ async function adminQuery(text: string): Promise<void> {
   }
 }
 
-export async function createPostgresDatabase(): Promise<BenchDatabase> {
-  const name = `flagship_bench_${randomBytes(4).toString('hex')}`;
+/** `prefix` names the scratch database (`<prefix>_<random>`), e.g. `unleash_bench` for the comparison. */
+export async function createPostgresDatabase(prefix = 'flagship_bench'): Promise<BenchDatabase> {
+  const name = `${prefix}_${randomBytes(4).toString('hex')}`;
   await adminQuery(`CREATE DATABASE ${name}`);
   const url = dbUrl(name);
   return {

@@ -12,6 +12,10 @@ export interface LoadFigures {
   non2xx: number;
   /** Requests sent during the untimed warm-up (for counting database work per request). */
   warmupRequests?: number;
+  /** Every response time of the timed run in ms (to pool percentiles over several runs). */
+  samples?: number[];
+  /** Responses of the timed run per HTTP status. */
+  statuses?: Record<number, number>;
 }
 
 export interface LoadOptions {
@@ -34,6 +38,7 @@ export async function measure(options: LoadOptions, warmupS = 2): Promise<LoadFi
 function run(options: LoadOptions): Promise<LoadFigures> {
   const { body } = options;
   const samples: number[] = [];
+  const statuses: Record<number, number> = {};
   return new Promise((resolve, reject) => {
     const instance = autocannon(
       {
@@ -55,10 +60,15 @@ function run(options: LoadOptions): Promise<LoadFigures> {
           requests: result.requests.total,
           errors: result.errors + result.timeouts,
           non2xx: result.non2xx,
+          samples,
+          statuses,
         });
       },
     );
-    instance.on('response', (_client, _status, _bytes, responseTime) => samples.push(responseTime));
+    instance.on('response', (_client, status, _bytes, responseTime) => {
+      samples.push(responseTime);
+      statuses[status] = (statuses[status] ?? 0) + 1;
+    });
   });
 }
 
@@ -89,6 +99,7 @@ export async function measureNodeHttp(options: LoadOptions, warmupS = 2): Promis
 async function runNodeHttp(options: LoadOptions): Promise<LoadFigures> {
   const agent = new Agent({ keepAlive: true, maxSockets: options.connections });
   const samples: number[] = [];
+  const statuses: Record<number, number> = {};
   let errors = 0;
   let non2xx = 0;
   const started = performance.now();
@@ -109,6 +120,7 @@ async function runNodeHttp(options: LoadOptions): Promise<LoadFigures> {
         res.resume();
         res.on('end', () => {
           samples.push(performance.now() - t);
+          statuses[res.statusCode ?? 0] = (statuses[res.statusCode ?? 0] ?? 0) + 1;
           if ((res.statusCode ?? 0) < 200 || (res.statusCode ?? 0) > 299) non2xx++;
           resolve();
         });
@@ -130,5 +142,7 @@ async function runNodeHttp(options: LoadOptions): Promise<LoadFigures> {
     requests: samples.length,
     errors,
     non2xx,
+    samples,
+    statuses,
   };
 }

@@ -13,13 +13,19 @@ type ClientFlag = ReturnType<typeof flagFor>;
  * Segment constraints are inlined only for old SDKs; segments change only with a full read, which
  * makes new input objects.
  */
-const plainFlags = new WeakMap<FlagInput, { value: ClientFlag; text: string }>();
-const inlinedFlags = new WeakMap<FlagInput, { value: ClientFlag; text: string }>();
+interface SerialisedFlag {
+  value: ClientFlag;
+  text: string;
+  digest: string;
+}
+const plainFlags = new WeakMap<FlagInput, SerialisedFlag>();
+const inlinedFlags = new WeakMap<FlagInput, SerialisedFlag>();
 
 /** A client-API answer, serialised once per revision and scope, with its strong ETag. */
 export interface ClientPayload {
   features: ClientFlag[];
-  body: string;
+  /** The JSON text, made on first use (a 304 never needs it). */
+  readonly body: string;
   etag: string;
   /** The body gzip-compressed, made on first use and kept with the payload (same revision). */
   gzipped(): Buffer;
@@ -86,23 +92,25 @@ export function buildClientPayload(
   const segmentConstraints = new Map((input.segments ?? []).map((s) => [s.id, s.constraints ?? []]));
   const serialised = inlineSegments ? inlinedFlags : plainFlags;
   const features: ClientFlag[] = [];
-  const texts: string[] = [];
+  const flags: SerialisedFlag[] = [];
   for (const flag of input.features) {
     if (!all && !wanted.has(flag.project ?? '')) continue;
     let done = serialised.get(flag);
     if (!done) {
       const value = flagFor(flag, segmentConstraints, inlineSegments);
-      done = { value, text: JSON.stringify(value) };
+      const text = JSON.stringify(value);
+      done = { value, text, digest: createHash('sha256').update(text).digest('base64url') };
       serialised.set(flag, done);
     }
     features.push(done.value);
-    texts.push(done.text);
+    flags.push(done);
   }
   const used = new Set(features.flatMap((f) => f.strategies.flatMap((s) => s.segments ?? [])));
   const segments = (input.segments ?? [])
     .filter((s) => used.has(s.id))
     .map((s) => ({ id: s.id, name: s.name, constraints: s.constraints ?? [] }));
-  // `"features":[]` is filled with the serialised flags below: the same text JSON.stringify makes.
+  // Everything but the flags, with `"features":[]` to be filled with their serialised text: the
+  // same text JSON.stringify makes of the whole.
   const rest = JSON.stringify({
     version: 2,
     features: [],
@@ -113,20 +121,34 @@ export function buildClientPayload(
       inlineSegmentConstraints: inlineSegments,
     },
   });
-  // A function, so that `$` sequences in the flags' text are never read as replacement patterns.
-  const content = rest.replace('"features":[]', () => `"features":[${texts.join(',')}]`);
-  // `meta.revisionId` last, as JSON.stringify would put it; the ETag is the hash of everything
-  // else, so a change outside the token's scope (another environment or project) leaves it as it
-  // was and the SDK keeps getting 304.
-  const body = `${content.slice(0, -1)},"meta":${JSON.stringify({ revisionId: config.revision })}}`;
-  const etag = `"${createHash('sha256').update(content).digest('base64url').slice(0, 32)}"`;
+  // The ETag identifies the content without `meta.revisionId`: a change outside the token's scope
+  // (another environment or project) leaves it as it was and the SDK keeps getting 304. It is
+  // made from the flags' own digests, so a 304 never needs the body, which is joined on first use.
+  const hash = createHash('sha256').update(rest);
+  for (const flag of flags) hash.update(flag.digest);
+  const etag = `"${hash.digest('base64url').slice(0, 32)}"`;
+  let body: string | undefined;
   let gzipped: Buffer | undefined;
+  const text = () => {
+    // A function, so that `$` sequences in the flags' text are never read as replacement patterns;
+    // `meta.revisionId` last, where JSON.stringify would put it.
+    if (body === undefined) {
+      const joined = rest.replace(
+        '"features":[]',
+        () => `"features":[${flags.map((f) => f.text).join(',')}]`,
+      );
+      body = `${joined.slice(0, -1)},"meta":${JSON.stringify({ revisionId: config.revision })}}`;
+    }
+    return body;
+  };
   return {
     features,
-    body,
+    get body() {
+      return text();
+    },
     etag,
     gzipped: () => {
-      gzipped ??= gzipSync(body);
+      gzipped ??= gzipSync(text());
       return gzipped;
     },
   };
