@@ -17,6 +17,8 @@ interface SerialisedFlag {
   value: ClientFlag;
   text: string;
   digest: string;
+  /** The segment ids its strategies use (sent separately, not inlined). */
+  segments: number[];
 }
 const plainFlags = new WeakMap<FlagInput, SerialisedFlag>();
 const inlinedFlags = new WeakMap<FlagInput, SerialisedFlag>();
@@ -99,13 +101,20 @@ export function buildClientPayload(
     if (!done) {
       const value = flagFor(flag, segmentConstraints, inlineSegments);
       const text = JSON.stringify(value);
-      done = { value, text, digest: createHash('sha256').update(text).digest('base64url') };
+      const digest = createHash('sha256').update(text).digest('base64url');
+      done = {
+        value,
+        text,
+        digest,
+        segments: [...new Set(value.strategies.flatMap((s) => s.segments ?? []))],
+      };
       serialised.set(flag, done);
     }
     features.push(done.value);
     flags.push(done);
   }
-  const used = new Set(features.flatMap((f) => f.strategies.flatMap((s) => s.segments ?? [])));
+  const used = new Set<number>();
+  for (const flag of flags) for (const id of flag.segments) used.add(id);
   const segments = (input.segments ?? [])
     .filter((s) => used.has(s.id))
     .map((s) => ({ id: s.id, name: s.name, constraints: s.constraints ?? [] }));

@@ -6,6 +6,13 @@ import type { ConfigurationCache } from '../snapshot/index.js';
 import { buildClientPayload, type ClientPayload, supportsSegments } from './client-api.payload.js';
 import { addMetrics, upsertRegistration } from './client-api.store.js';
 
+/**
+ * How old the configuration an SDK is served may be when newer changes are known: under a stream
+ * of writes the payload is rebuilt at most this often (a change reaches SDKs within about this,
+ * plus the time of one rebuild).
+ */
+const SDK_STALENESS_MS = 200;
+
 function scopeOf(principal: Principal) {
   return principal.scope ?? { projects: ['*'], environment: 'default' };
 }
@@ -20,7 +27,7 @@ export async function clientFeatures(
   principal: Principal,
   specHeader: string | undefined,
 ): Promise<ClientPayload> {
-  const config = await configuration.get();
+  const config = await configuration.get({ within: SDK_STALENESS_MS });
   const scope = scopeOf(principal);
   const inline = !supportsSegments(specHeader);
   const key = `client|${scope.environment}|${[...scope.projects].sort().join(',')}|${inline}`;

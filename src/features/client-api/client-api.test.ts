@@ -164,8 +164,15 @@ describe('GET /api/client/features', () => {
 
   it('scopes by environment: the production token sees the flag off', async () => {
     const prod = await sql.addToken('client', ['*'], 'production');
-    const body = (await features({ authorization: prod })).json();
-    expect(body.features.find((f: { name: string }) => f.name === flag)).toMatchObject({
+    // SDKs see a change within a second (the test before turned production on and off again).
+    const started = Date.now();
+    let body = (await features({ authorization: prod })).json();
+    const mine = () => body.features.find((f: { name: string }) => f.name === flag);
+    while (mine().enabled && Date.now() - started < 1000) {
+      await new Promise((r) => setTimeout(r, 20));
+      body = (await features({ authorization: prod })).json();
+    }
+    expect(mine()).toMatchObject({
       enabled: false,
       strategies: [],
     });

@@ -103,6 +103,8 @@ export class ConfigurationCache {
   private knownRevision = 0;
   /** Something committed that the current configuration may not have (a NOTIFY below the revision). */
   private stale = false;
+  /** When the current configuration was read (performance.now()). */
+  private loadedAt = 0;
   private timer: NodeJS.Timeout | undefined;
   private unlisten: (() => Promise<void>) | undefined;
   /** How each new revision was read: all of it, or only the flags that changed (diagnostics, tests). */
@@ -124,8 +126,16 @@ export class ConfigurationCache {
     await this.unlisten?.().catch(() => {});
   }
 
-  /** The configuration; `fresh` first checks the revision in the database. */
-  async get(options: { fresh?: boolean } = {}): Promise<Configuration> {
+  /**
+   * The configuration. `fresh` first checks the revision in the database (read-your-writes).
+   * `within`: a configuration read less than that many ms ago is good enough even when a newer
+   * revision is known, so that under a stream of writes a busy reader (the client API) rebuilds at
+   * most once per period instead of once per write; a change still reaches it within the period.
+   */
+  async get(options: { fresh?: boolean; within?: number } = {}): Promise<Configuration> {
+    if (options.within !== undefined && this.current && !this.stale) {
+      if (performance.now() - this.loadedAt < options.within) return this.current;
+    }
     if (options.fresh) this.observe(await latestRevision(this.database.db));
     // A reload already in flight may predate the revision just observed: then load once more.
     for (let attempt = 0; attempt < 3; attempt++) {
@@ -158,6 +168,7 @@ export class ConfigurationCache {
     this.loading ??= this.next(previous)
       .then((next) => {
         this.current = next;
+        this.loadedAt = performance.now();
         this.observe(next.revision);
         return next;
       })

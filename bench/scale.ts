@@ -1,0 +1,155 @@
+/**
+ * Configuration changes under load, at scale (issue: reads from memory, incremental snapshot).
+ * The service on a scratch PostgreSQL database with the generated dataset; a writer turns random
+ * flags on and off in `development` at a fixed rate through the admin API. Measured in the same
+ * run: how long a change takes to reach the client API for a `development` SDK (write answered ->
+ * the SDK endpoint shows it), and the 304 throughput of `production` SDKs (whose scope the writes
+ * do not touch) next to their throughput without writes.
+ *   npx tsx bench/scale.ts --flags 10000 --writes 100 --seconds 10
+ */
+import { parseArgs } from 'node:util';
+import { flagName, loadDataset, projectOf } from './lib/dataset.js';
+import { createPostgresDatabase } from './lib/db.js';
+import { measure, percentile } from './lib/measure.js';
+import { ADMIN_TOKEN, startService, stopAll, stopChild } from './lib/service.js';
+
+const { values } = parseArgs({
+  options: {
+    flags: { type: 'string', default: '10000' },
+    writes: { type: 'string', default: '100' },
+    seconds: { type: 'string', default: '10' },
+    connections: { type: 'string', default: '8' },
+  },
+});
+const flags = Number(values.flags);
+const writesPerSecond = Number(values.writes);
+const seconds = Number(values.seconds);
+const connections = Number(values.connections);
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+const db = await createPostgresDatabase('flagship_bench_scale');
+try {
+  const first = await startService(db.target);
+  await stopChild(first);
+  const sql = await db.connect();
+  console.log(`loading ${flags} flags …`);
+  await loadDataset(
+    sql,
+    { projects: 10, flags, strategiesPerEnv: 2, segments: 50, tags: 100, events: 1000 },
+    () => {},
+  );
+  await sql.close();
+  const service = await startService(db.target);
+  const base = `http://127.0.0.1:${service.port}`;
+  const admin = { authorization: ADMIN_TOKEN, 'content-type': 'application/json' };
+  const call = async (
+    method: string,
+    path: string,
+    body?: unknown,
+    headers: Record<string, string> = admin,
+  ) => {
+    const res = await fetch(base + path, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    return {
+      status: res.status,
+      etag: res.headers.get('etag'),
+      json: res.status === 200 || res.status === 201 ? await res.json() : undefined,
+    };
+  };
+  const token = async (environment: string) =>
+    (
+      await call('POST', '/api/admin/api-tokens', {
+        tokenName: `sdk-${environment}`,
+        type: 'client',
+        environment,
+        projects: ['*'],
+      })
+    ).json.secret as string;
+  const [development, production] = [await token('development'), await token('production')];
+  const productionEtag = (await call('GET', '/api/client/features', undefined, { authorization: production }))
+    .etag!;
+  const sdkLoad = () =>
+    measure({
+      url: `${base}/api/client/features`,
+      headers: { authorization: production, 'if-none-match': productionEtag },
+      connections,
+      durationS: seconds,
+    });
+
+  console.log('production SDKs, no writes …');
+  const quiet = await sdkLoad();
+
+  // The writer: `writes` changes a second, each to a random flag; every tenth is followed until
+  // a development SDK sees it.
+  let stop = false;
+  const propagation: number[] = [];
+  let writes = 0;
+  let failedWrites = 0;
+  const follow = async (name: string, enabled: boolean, answered: number) => {
+    while (!stop || performance.now() - answered < 5000) {
+      const res = await call('GET', `/api/client/features/${name}`, undefined, {
+        authorization: development,
+      });
+      if (res.json?.enabled === enabled) {
+        propagation.push(performance.now() - answered);
+        return;
+      }
+      await sleep(50);
+    }
+  };
+  const followers: Promise<void>[] = [];
+  // Writes go out at the requested rate whatever their answer time (at most 50 in flight).
+  let inFlight = 0;
+  const pending: Promise<void>[] = [];
+  const write = async () => {
+    const i = 1 + Math.floor(Math.random() * flags);
+    const name = flagName(i);
+    const enabled = Math.random() < 0.5;
+    const path = `/api/admin/projects/${projectOf(i, 10)}/features/${name}/environments/development/${enabled ? 'on' : 'off'}`;
+    inFlight += 1;
+    const res = await call('POST', path);
+    inFlight -= 1;
+    writes += 1;
+    if (res.status !== 200) failedWrites += 1;
+    else if (writes % 10 === 0) followers.push(follow(name, enabled, performance.now()));
+  };
+  const writer = (async () => {
+    const started = performance.now();
+    for (let n = 1; !stop; n++) {
+      if (inFlight < 50) pending.push(write());
+      const due = started + (n * 1000) / writesPerSecond;
+      if (due > performance.now()) await sleep(due - performance.now());
+    }
+    await Promise.all(pending);
+  })();
+  await sleep(1000);
+  console.log(`production SDKs while ${writesPerSecond} writes/s go to development …`);
+  const loaded = await sdkLoad();
+  stop = true;
+  await writer;
+  await Promise.all(followers);
+  await stopChild(service);
+
+  const achieved = writes / (seconds + 3);
+  console.log(
+    `\n${flags} flags on PostgreSQL, ${writesPerSecond} writes/s requested (${achieved.toFixed(0)}/s achieved, ${failedWrites} failed)\n`,
+  );
+  console.log('| figure | value |');
+  console.log('| --- | --- |');
+  console.log(
+    `| change -> development SDK, p50 / p99 (${propagation.length} followed) | ${percentile(propagation, 50).toFixed(0)} ms / ${percentile(propagation, 99).toFixed(0)} ms |`,
+  );
+  console.log(`| production SDK 304s/s without writes | ${quiet.rps.toFixed(0)} |`);
+  console.log(
+    `| production SDK 304s/s during writes | ${loaded.rps.toFixed(0)} (${((100 * loaded.rps) / quiet.rps).toFixed(0)} %) |`,
+  );
+  console.log(
+    `| production SDK answers other than 304 during writes | ${loaded.requests - (loaded.statuses?.[304] ?? 0)} |`,
+  );
+} finally {
+  await stopAll();
+  await db.dispose();
+}
