@@ -2,6 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { InMemStorageProvider, startUnleash, type Unleash } from 'unleash-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp, uniqueName } from './harness.js';
+import { prng } from './prng.js';
 
 /**
  * The real Node SDK (unleash-client 6.12), fed through our client API, must answer exactly what
@@ -17,14 +18,6 @@ const project = 'sdk-agreement';
 const ENV = 'development';
 const flags: string[] = [];
 
-function prng(seed: number) {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let x = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
-    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
-  };
-}
 const rand = prng(20261122);
 const pick = <T>(items: readonly T[]): T => items[Math.floor(rand() * items.length)] as T;
 const int = (n: number) => Math.floor(rand() * n);

@@ -1,21 +1,14 @@
 import type { Deps } from '../../deps.js';
 import { transaction } from '../../platform/db/index.js';
 import type { Principal } from '../../platform/http/auth.js';
-import { invalidField, notFound } from '../../platform/http/errors.js';
+import { invalidField } from '../../platform/http/errors.js';
 import { copyDependencies, listParents } from '../dependencies/index.js';
 import { copyStrategies } from '../strategies/index.js';
 import { copyFlagTags } from '../tags/index.js';
 import { copyEnvironmentVariants } from '../variants/index.js';
 import type { CloneInput } from './clone.schemas.js';
 import type { Flag } from './flags.schemas.js';
-import {
-  checkLimit,
-  checkNaming,
-  insertNewFlag,
-  notInProject,
-  readFlag,
-  recordCreated,
-} from './flags.service.js';
+import { admitNewFlag, insertNewFlag, notInProject, readFlag, recordCreated } from './flags.service.js';
 import { findActiveProject, lockFlag, lockFlagsInOrder, lockProjectForNewFlag } from './flags.store.js';
 
 /**
@@ -45,9 +38,7 @@ export async function cloneFlag(
     if (!original || original.project !== projectId || original.archivedAt !== null) {
       throw notInProject(source, projectId, original?.archivedAt === null ? original.project : undefined);
     }
-    if (!project) throw notFound(`Active project with id ${projectId} does not exist`);
-    checkNaming(project, input.name);
-    await checkLimit(tx, project);
+    await admitNewFlag(tx, project, projectId, input.name);
     const flag = await insertNewFlag(tx, {
       name: input.name,
       project: projectId,

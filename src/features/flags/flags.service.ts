@@ -90,9 +90,7 @@ export async function createFlag(deps: Deps, projectId: string, input: CreateFla
     throw invalidField('/body/name', '"." and ".." are not flag names.');
   const created = await transaction(deps.database.db, async (tx) => {
     const project = await findActiveProject(tx, projectId, false);
-    if (!project) throw notFound(`Active project with id ${projectId} does not exist`);
-    checkNaming(project, input.name);
-    await checkLimit(tx, project);
+    await admitNewFlag(tx, project, projectId, input.name);
     const flag = await insertNewFlag(tx, {
       name: input.name,
       project: projectId,
@@ -107,6 +105,18 @@ export async function createFlag(deps: Deps, projectId: string, input: CreateFla
     return newFlag(flag, input.tags ?? [], { id: by.userId, name: by.name });
   });
   return created;
+}
+
+/** The project must be active, and the name fit its naming pattern and its flag limit (create, clone). */
+export async function admitNewFlag(
+  tx: Db,
+  project: Awaited<ReturnType<typeof findActiveProject>>,
+  projectId: string,
+  name: string,
+) {
+  if (!project) throw notFound(`Active project with id ${projectId} does not exist`);
+  checkNaming(project, name);
+  await checkLimit(tx, project);
 }
 
 /** Records `feature-created` for a flag just inserted (create and clone). */

@@ -5,40 +5,6 @@ import { uniqueName } from '../../../test/harness.js';
 const k = flagTests();
 const { NO_AUTH, sql, post, flagUrl } = k;
 
-/** A source flag with a tag, variants, a strategy (with a segment) and a parent, set up in SQL. */
-async function _richFlag() {
-  const name = uniqueName();
-  const parent = uniqueName('parent');
-  await k.a.createFlag('default', { name: parent });
-  await k.a.createFlag('default', {
-    name,
-    type: 'experiment',
-    description: 'source',
-    impressionData: true,
-    tags: [{ type: 'simple', value: 'cloned' }],
-  });
-  const variants = [{ name: 'blue', weight: 1000, weightType: 'variable', stickiness: 'default' }];
-  await sql(`UPDATE feature_environments SET enabled = true, variants = $2 WHERE feature_name = $1`, [
-    name,
-    JSON.stringify(variants),
-  ]);
-  const segment = await sql(`INSERT INTO segments (name) VALUES ($1) RETURNING id`, [uniqueName('seg')]);
-  await sql(
-    `INSERT INTO feature_strategies (id, feature_name, environment, strategy_name, parameters, constraints)
-     VALUES ($1, $2, 'development', 'flexibleRollout', $3, '[{"contextName":"userId","operator":"IN","values":["1"]}]')`,
-    [`s-${name}`, name, JSON.stringify({ rollout: '50', stickiness: 'default', groupId: name })],
-  );
-  await sql(`INSERT INTO feature_strategy_segment (feature_strategy_id, segment_id) VALUES ($1, $2)`, [
-    `s-${name}`,
-    segment[0]?.id,
-  ]);
-  await sql(`INSERT INTO feature_dependencies (parent, child, enabled) VALUES ($1, $2, true)`, [
-    parent,
-    name,
-  ]);
-  return { name, parent, segmentId: Number(segment[0]?.id), variants };
-}
-
 describe('lifecycle', () => {
   it('GET lists stages; complete and uncomplete move the stage and record events', async () => {
     const name = uniqueName();

@@ -2,6 +2,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api } from '../../../test/api.js';
 import { startTestApp, type TestApp } from '../../../test/harness.js';
+import { prng } from '../../../test/prng.js';
 import { Configuration, ConfigurationCache } from './snapshot.cache.js';
 import { indexConfiguration } from './snapshot.input.js';
 import { loadConfiguration } from './snapshot.store.js';
@@ -17,15 +18,6 @@ beforeAll(async () => {
   cache = new ConfigurationCache(t.database, 3_600_000);
 });
 afterAll(() => t.close());
-
-function prng(seed: number) {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let x = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
-    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const ENVIRONMENTS = ['development', 'production'];
 
