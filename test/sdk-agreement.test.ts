@@ -6,7 +6,7 @@ import { prng } from './prng.js';
 
 /**
  * The real Node SDK (unleash-client 6.12), fed through our client API, must answer exactly what
- * the playground answers (evaluation.md contract 1 and 2) on a generated configuration. The
+ * the playground answers (docs/evaluation.md §0.1 and §0.2) on a generated configuration. The
  * configuration is written through the admin API only, so its validation and normalisation
  * (variant weights and order, flexibleRollout defaults, constraint shapes) are on the path. No
  * raw SQL (test/config-sql.ts): what it could add beyond the API is only what the API refuses
