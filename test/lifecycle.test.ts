@@ -175,3 +175,20 @@ describe.runIf(onPostgres)('two instances starting together on one empty Postgre
     SLOW,
   );
 });
+
+// `npm start` runs scripts/start.mjs: the bundle, built first when missing or older than the
+// sources. One engine only: both would write the same dist/main.js at once.
+describe.runIf(!onPostgres)('npm start', () => {
+  it(
+    'builds the bundle when needed, serves from it and stops cleanly',
+    async () => {
+      const store = await newStore(pgliteStore);
+      const service = await startService(store.env, SLOW, ['scripts/start.mjs']);
+      expect((await service.request('/health', undefined)).status).toBe(200);
+      const built = await readdir(new URL('../dist/', import.meta.url));
+      expect(built).toContain('main.js');
+      expect(await service.stop('SIGTERM')).toBe(0);
+    },
+    SLOW,
+  );
+});

@@ -31,14 +31,21 @@ export interface Service {
 
 const running = new Set<ChildProcess>();
 
-/** Starts `node --import tsx src/main.ts` and resolves once it prints "Listening on". */
-export async function startService(env: Record<string, string>, timeoutMs = 45_000): Promise<Service> {
+/**
+ * Starts `node --import tsx src/main.ts` (or the node arguments given, e.g. `scripts/start.mjs`,
+ * what `npm start` runs) and resolves once it prints "Listening on".
+ */
+export async function startService(
+  env: Record<string, string>,
+  timeoutMs = 45_000,
+  args = ['--import', 'tsx', 'src/main.ts'],
+): Promise<Service> {
   const port = await freePort();
   const base: Record<string, string | undefined> = { ...process.env };
   for (const key of ['DATABASE_URL', 'DATA_DIR', 'INIT_ADMIN_API_TOKENS', 'PORT', 'HOST', 'LOG_LEVEL']) {
     delete base[key];
   }
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  const child = spawn(process.execPath, args, {
     cwd: process.cwd(),
     env: { ...base, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

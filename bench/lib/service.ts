@@ -124,8 +124,8 @@ export interface EngineTarget {
 }
 
 /**
- * Starts the flag service on the engine: `node --import tsx src/main.ts` (what `npm start` runs),
- * or the compiled `node dist/main.js` when BENCH_DIST=1 (run `npm run build` first).
+ * Starts the flag service on the engine: `node --import tsx src/main.ts` (`npm run dev`), or the
+ * bundled `node dist/main.js` (what `npm start` runs) when BENCH_DIST=1 (run `npm run build` first).
  */
 export async function startService(target: EngineTarget, timeoutMs = 120_000): Promise<Child> {
   const port = await freePort();
