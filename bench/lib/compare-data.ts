@@ -3,6 +3,8 @@
  * admin API only (the endpoints both Flagship and Unleash 8.2 open source implement), so both hold
  * the same flags, strategies, segments and tags whatever their storage looks like.
  */
+
+import type { ConstraintInput } from '../../src/features/strategies/index.js';
 import { prng } from './engine-data.js';
 
 /** Unleash open source has only this project (POST /api/admin/projects answers 404 there). */
@@ -13,15 +15,8 @@ export interface Tag {
   type: string;
   value: string;
 }
-export interface Constraint {
-  contextName: string;
-  operator: string;
-  /** Multi-value operators (IN, STR_*); DATE_* take `value`. */
-  values?: string[];
-  value?: string;
-  caseInsensitive?: boolean;
-  inverted?: boolean;
-}
+/** The constraint shape the admin API takes. */
+export type Constraint = ConstraintInput;
 export interface Segment {
   name: string;
   description: string;

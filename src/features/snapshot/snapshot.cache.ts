@@ -8,7 +8,7 @@ import {
   type IndexedConfiguration,
   indexConfiguration,
 } from './snapshot.input.js';
-import { latestRevision, loadChanges, loadConfiguration } from './snapshot.store.js';
+import { anyCommitted, latestRevision, loadChanges, loadConfiguration } from './snapshot.store.js';
 
 /**
  * One environment of one revision: the engine input, its compiled form (on first use) and values
@@ -152,11 +152,13 @@ export class ConfigurationCache {
   }
 
   private poll() {
-    latestRevision(this.database.db).then(
-      (revision) => {
+    const gaps = this.current?.indexed.gaps ?? [];
+    Promise.all([latestRevision(this.database.db), anyCommitted(this.database.db, gaps)]).then(
+      ([revision, committed]) => {
         this.observe(revision);
-        // Missing ids may have committed without a notification reaching this instance.
-        if (this.current && this.current.indexed.gaps.length > 0) this.stale = true;
+        // A missing id committed without a notification reaching this instance. Gaps that stay
+        // missing (rolled-back transactions) cost this background query, not a reload per second.
+        if (committed) this.stale = true;
       },
       () => {}, // the database is away; the next tick retries
     );

@@ -65,6 +65,13 @@ async function revisionAndGaps(
   return { revision, gaps: rows.map((r) => Number(r.id)) };
 }
 
+/** Whether any of these event ids exists now (a gap that has committed since). */
+export async function anyCommitted(db: Kysely<DB>, ids: number[]): Promise<boolean> {
+  if (ids.length === 0) return false;
+  const row = await db.selectFrom('events').select('id').where('id', 'in', ids).limit(1).executeTakeFirst();
+  return row !== undefined;
+}
+
 /** Rows of the active configuration; with `flags`, only the rows of those flags (no segments). */
 async function readRows(tx: Kysely<DB>, flags?: string[]) {
   const only = flags ?? [];
