@@ -30,6 +30,7 @@ const SCENARIOS = [
   'playground',
   'advanced',
   'client-200',
+  'client-gzip',
   'client-304',
   'put',
   'create',
@@ -316,6 +317,16 @@ export async function compare(argv: string[]): Promise<number> {
         method: 'GET',
         path: '/api/client/features',
         headers: clientHeaders,
+        expect: [200],
+      },
+      {
+        // unleash-client (Node) fetches through make-fetch-happen (minipass-fetch), which sends
+        // `Accept-Encoding: gzip,deflate` unless told otherwise.
+        key: 'client-gzip',
+        name: 'GET /api/client/features (200, gzip as unleash-client asks)',
+        method: 'GET',
+        path: '/api/client/features',
+        headers: (s) => ({ ...clientHeaders(s), 'accept-encoding': 'gzip,deflate' }),
         expect: [200],
       },
       {

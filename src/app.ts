@@ -6,7 +6,7 @@ import { clientApiRoutes } from './features/client-api/index.js';
 import { contextRoutes } from './features/context/index.js';
 import { dependencyRoutes } from './features/dependencies/index.js';
 import { environmentRoutes } from './features/environments/index.js';
-import { eventRoutes } from './features/events/index.js';
+import { changeVersion, eventRoutes } from './features/events/index.js';
 import { flagRoutes } from './features/flags/index.js';
 import { playgroundRoutes } from './features/playground/index.js';
 import { projectRoutes } from './features/projects/index.js';
@@ -29,6 +29,7 @@ import { registerDocs, registerOpenApi } from './platform/http/openapi.js';
 import { ErrorSchema } from './platform/http/schemas.js';
 import { lazySerializers } from './platform/http/serialization.js';
 import { registerValidation } from './platform/http/validation.js';
+import { ReadCache } from './platform/read-cache.js';
 
 /** Builds the HTTP app on the given dependencies; one registration line per slice. */
 export async function buildApp(deps: Deps): Promise<FastifyInstance> {
@@ -66,15 +67,19 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   app.addHook('onReady', () => configuration.start());
   app.addHook('onClose', () => configuration.stop());
 
+  const reads = new ReadCache(() => changeVersion(deps.database.db), {
+    verify: deps.config.READ_CACHE_VERIFY,
+  });
+
   // Slices: one line each.
-  await app.register(flagRoutes(deps));
+  await app.register(flagRoutes(deps, reads));
   await app.register(dependencyRoutes(deps));
   await app.register(apiTokenRoutes(deps));
   await app.register(variantRoutes(deps));
   await app.register(tagRoutes(deps));
   await app.register(contextRoutes(deps));
   await app.register(strategyDefinitionRoutes(deps));
-  await app.register(eventRoutes(deps));
+  await app.register(eventRoutes(deps, reads));
   await app.register(projectRoutes(deps));
   await app.register(environmentRoutes(deps));
   await app.register(strategyRoutes(deps));

@@ -27,6 +27,8 @@ const EnvSchema = Type.Object({
   BASE_URI_PATH: Type.String({ default: '' }),
   /** Most evaluations (environments x flags x contexts) one advanced-playground request may ask for. */
   PLAYGROUND_EVALUATION_LIMIT: Type.Integer({ minimum: 1, default: 100_000 }),
+  /** Development aid: every admin read served from memory is checked against a fresh one. */
+  READ_CACHE_VERIFY: Type.Boolean({ default: false }),
 });
 
 export type Config = Static<typeof EnvSchema>;
@@ -43,5 +45,5 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 }
 
 export function testConfig(overrides: Partial<Config> = {}): Config {
-  return { ...loadConfig({}), LOG_LEVEL: 'silent', ...overrides };
+  return { ...loadConfig({}), LOG_LEVEL: 'silent', READ_CACHE_VERIFY: true, ...overrides };
 }

@@ -113,3 +113,26 @@ export function uniqueName(prefix = 'flag'): string {
   counter += 1;
   return `${prefix}-${counter}-${randomBytes(3).toString('hex')}`;
 }
+
+/**
+ * Two database handles on one fresh database with the test admin token, as two instances of the
+ * service would have; `close` closes both and drops the database.
+ */
+export async function openTwoInstances(): Promise<{
+  first: Database;
+  second: Database;
+  close: () => Promise<void>;
+}> {
+  const opened = await openTestDatabase();
+  const second = await opened.another();
+  await ensureAdminTokens(opened.database.db, [ADMIN_TOKEN]);
+  return {
+    first: opened.database,
+    second,
+    close: async () => {
+      await second.close();
+      await opened.database.close();
+      await opened.drop();
+    },
+  };
+}

@@ -2,6 +2,7 @@ import type { Deps } from '../../deps.js';
 import { transaction } from '../../platform/db/index.js';
 import type { Principal } from '../../platform/http/auth.js';
 import { notFound } from '../../platform/http/errors.js';
+import { noteUnloggedChange } from '../events/index.js';
 import type { ConfigurationCache } from '../snapshot/index.js';
 import { buildClientPayload, type ClientPayload, supportsSegments } from './client-api.payload.js';
 import { addMetrics, upsertRegistration } from './client-api.store.js';
@@ -84,4 +85,6 @@ export async function recordMetrics(
       counts,
     }),
   );
+  // Flags' last-seen times show in admin reads: move the change version (after the commit).
+  if (counts.length > 0) await noteUnloggedChange(deps.database.db);
 }

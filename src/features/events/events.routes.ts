@@ -1,6 +1,7 @@
 import type { Deps } from '../../deps.js';
 import { routes } from '../../platform/http/routes.js';
 import { errorResponses } from '../../platform/http/schemas.js';
+import type { ReadCache } from '../../platform/read-cache.js';
 import {
   EventListSchema,
   EventsQuerySchema,
@@ -9,7 +10,7 @@ import {
 } from './events.schemas.js';
 import { readEvents, readFlagEvents } from './events.service.js';
 
-export const eventRoutes = (deps: Deps) =>
+export const eventRoutes = (deps: Deps, reads: ReadCache) =>
   routes(async (app) => {
     app.get(
       '/api/admin/events',
@@ -28,7 +29,9 @@ export const eventRoutes = (deps: Deps) =>
       },
       async (request, reply) => {
         reply.header('Deprecation', 'true');
-        return readEvents(deps.database.db, request.query.project);
+        return reads.read(`events\u0000${request.query.project ?? '\u0000'}`, () =>
+          readEvents(deps.database.db, request.query.project),
+        );
       },
     );
 
@@ -48,7 +51,9 @@ export const eventRoutes = (deps: Deps) =>
       },
       async (request, reply) => {
         reply.header('Deprecation', 'true');
-        return readFlagEvents(deps.database.db, request.params.featureName);
+        return reads.read(`flag-events\u0000${request.params.featureName}`, () =>
+          readFlagEvents(deps.database.db, request.params.featureName),
+        );
       },
     );
   });

@@ -2,6 +2,7 @@ import type { Deps } from '../../deps.js';
 import { actor } from '../../platform/http/auth.js';
 import { routes } from '../../platform/http/routes.js';
 import { errorResponses } from '../../platform/http/schemas.js';
+import type { ReadCache } from '../../platform/read-cache.js';
 import { archiveRoutes } from './archive.routes.js';
 import { cloneRoutes } from './clone.routes.js';
 import { favoriteRoutes } from './favorites.routes.js';
@@ -15,7 +16,7 @@ import { staleRoutes } from './stale.routes.js';
  * Every route of the flags slice: create, read and update a flag here, then each use case from its
  * own file (listing, archive, stale, favorites, clone, lifecycle).
  */
-export const flagRoutes = (deps: Deps) =>
+export const flagRoutes = (deps: Deps, reads: ReadCache) =>
   routes(async (app) => {
     app.post(
       '/api/admin/projects/:projectId/features',
@@ -48,7 +49,7 @@ export const flagRoutes = (deps: Deps) =>
           response: { 200: FlagSchema, ...errorResponses(400, 401, 403, 404) },
         },
       },
-      async (request) => getFlag(deps, request.params.projectId, request.params.featureName),
+      async (request) => getFlag(deps, reads, request.params.projectId, request.params.featureName),
     );
 
     app.put(
@@ -76,7 +77,7 @@ export const flagRoutes = (deps: Deps) =>
         ),
     );
 
-    await app.register(listingRoutes(deps));
+    await app.register(listingRoutes(deps, reads));
     await app.register(archiveRoutes(deps));
     await app.register(staleRoutes(deps));
     await app.register(favoriteRoutes(deps));

@@ -2,6 +2,7 @@ import type { Deps } from '../../deps.js';
 import { type Db, transaction } from '../../platform/db/index.js';
 import type { Principal } from '../../platform/http/auth.js';
 import { AppError, invalidField, nameExists, notFound } from '../../platform/http/errors.js';
+import type { ReadCache } from '../../platform/read-cache.js';
 import { fullMatch } from '../../platform/regex.js';
 import { appendEvent } from '../events/index.js';
 import { tagNewFlag } from '../tags/index.js';
@@ -137,10 +138,14 @@ export async function readFlag(db: Db, name: string): Promise<Flag> {
   return toFlag(row, false);
 }
 
-export async function getFlag(deps: Deps, projectId: string, name: string): Promise<Flag> {
-  const row = await loadFlagView(deps.database.db, name);
-  if (!row || row.project !== projectId) throw notInProject(name, projectId, row?.project);
-  return toFlag(row, false);
+/** Served from the read cache: the view of a flag is the same for every caller. */
+export async function getFlag(deps: Deps, reads: ReadCache, projectId: string, name: string): Promise<Flag> {
+  const flag = await reads.read(`flag\u0000${name}`, async () => {
+    const row = await loadFlagView(deps.database.db, name);
+    return row ? toFlag(row, false) : null;
+  });
+  if (!flag || flag.project !== projectId) throw notInProject(name, projectId, flag?.project);
+  return flag;
 }
 
 export function notInProject(name: string, projectId: string, actualProject: string | undefined) {

@@ -1,12 +1,13 @@
 import type { Deps } from '../../deps.js';
 import { routes } from '../../platform/http/routes.js';
 import { errorResponses } from '../../platform/http/schemas.js';
+import type { ReadCache } from '../../platform/read-cache.js';
 import { ProjectParams } from './flags.schemas.js';
 import { ArchivedFlagsSchema, ArchiveProjectParams, ProjectFlagsSchema } from './listing.schemas.js';
 import { listArchivedFlags, listProjectFlags } from './listing.service.js';
 
 /** The flags of a project and the archive lists. */
-export const listingRoutes = (deps: Deps) =>
+export const listingRoutes = (deps: Deps, reads: ReadCache) =>
   routes(async (app) => {
     app.get(
       '/api/admin/projects/:projectId/features',
@@ -22,7 +23,7 @@ export const listingRoutes = (deps: Deps) =>
           response: { 200: ProjectFlagsSchema, ...errorResponses(400, 401, 403, 404) },
         },
       },
-      async (request) => listProjectFlags(deps, request.params.projectId),
+      async (request) => listProjectFlags(deps, reads, request.params.projectId),
     );
 
     app.get(
@@ -42,7 +43,7 @@ export const listingRoutes = (deps: Deps) =>
       },
       async (request, reply) => {
         reply.header('Deprecation', 'true');
-        return listArchivedFlags(deps, request.params.projectId);
+        return listArchivedFlags(deps, reads, request.params.projectId);
       },
     );
 
@@ -61,7 +62,7 @@ export const listingRoutes = (deps: Deps) =>
       },
       async (_request, reply) => {
         reply.header('Deprecation', 'true');
-        return listArchivedFlags(deps);
+        return listArchivedFlags(deps, reads);
       },
     );
   });

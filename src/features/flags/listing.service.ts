@@ -1,5 +1,6 @@
 import type { Deps } from '../../deps.js';
 import { notFound } from '../../platform/http/errors.js';
+import type { ReadCache } from '../../platform/read-cache.js';
 import type { Flag } from './flags.schemas.js';
 import { toFlag } from './flags.view.js';
 import type { ProjectFlags } from './listing.schemas.js';
@@ -8,9 +9,19 @@ import { activeProjectExists, listFlagViews } from './listing.store.js';
 export const projectNotFound = (id: string) => notFound(`Project with id "${id}" does not exist`);
 
 /** The active flags of a project in Unleash's project-features shape. */
-export async function listProjectFlags(deps: Deps, projectId: string): Promise<ProjectFlags> {
+export async function listProjectFlags(
+  deps: Deps,
+  reads: ReadCache,
+  projectId: string,
+): Promise<ProjectFlags> {
+  const list = await reads.read(`project-flags\u0000${projectId}`, () => buildProjectFlags(deps, projectId));
+  if (!list) throw projectNotFound(projectId);
+  return list;
+}
+
+async function buildProjectFlags(deps: Deps, projectId: string): Promise<ProjectFlags | null> {
   const db = deps.database.db;
-  if (!(await activeProjectExists(db, projectId))) throw projectNotFound(projectId);
+  if (!(await activeProjectExists(db, projectId))) return null;
   const rows = await listFlagViews(db, projectId, false);
   const features = rows.map((row) => {
     const flag = toFlag(row, false);
@@ -39,10 +50,13 @@ export async function listProjectFlags(deps: Deps, projectId: string): Promise<P
 }
 
 /** Archived flags, of one project or of all; an unknown project simply has none. */
-export async function listArchivedFlags(
+export function listArchivedFlags(
   deps: Deps,
+  reads: ReadCache,
   projectId?: string,
 ): Promise<{ version: number; features: Flag[] }> {
-  const rows = await listFlagViews(deps.database.db, projectId, true);
-  return { version: 1, features: rows.map((row) => toFlag(row, false)) };
+  return reads.read(`archived-flags\u0000${projectId ?? '\u0000'}`, async () => {
+    const rows = await listFlagViews(deps.database.db, projectId, true);
+    return { version: 1, features: rows.map((row) => toFlag(row, false)) };
+  });
 }

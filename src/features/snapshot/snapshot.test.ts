@@ -1,27 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_TOKEN, openTestDatabase, uniqueName } from '../../../test/harness.js';
+import { ADMIN_TOKEN, openTwoInstances, uniqueName } from '../../../test/harness.js';
 import { buildApp } from '../../app.js';
 import { testConfig } from '../../config.js';
 import type { Database } from '../../platform/db/index.js';
-import { ensureAdminTokens } from '../access/index.js';
 import { ConfigurationCache } from './snapshot.cache.js';
 
 /** Two instances on one database: a change made through one reaches the other's snapshot. */
 let first: Database;
 let second: Database;
-let drop: () => Promise<void>;
+let close: () => Promise<void>;
 beforeAll(async () => {
-  const opened = await openTestDatabase();
-  first = opened.database;
-  second = await opened.another();
-  drop = opened.drop;
-  await ensureAdminTokens(first.db, [ADMIN_TOKEN]);
+  ({ first, second, close } = await openTwoInstances());
 });
-afterAll(async () => {
-  await second.close();
-  await first.close();
-  await drop();
-});
+afterAll(() => close());
 
 async function waitFor(check: () => Promise<boolean>, ms: number): Promise<void> {
   const started = Date.now();

@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import { ReadCache } from './read-cache.js';
+
+/** A version source whose probes the test answers by hand, to control their order. */
+function manualProbe() {
+  const pending: { resolve: (v: string) => void; reject: (e: Error) => void }[] = [];
+  return {
+    probe: () => new Promise<string>((resolve, reject) => pending.push({ resolve, reject })),
+    pending,
+  };
+}
+const tick = () => new Promise((r) => setImmediate(r));
+
+describe('ReadCache', () => {
+  it('a read that arrives while a probe runs waits for a probe that starts after it', async () => {
+    const p = manualProbe();
+    const cache = new ReadCache(p.probe);
+    const early = cache.version();
+    const late1 = cache.version();
+    const late2 = cache.version();
+    await tick();
+    expect(p.pending).toHaveLength(1); // the late reads share one probe, started later
+    p.pending[0]?.resolve('1');
+    expect(await early).toBe('1');
+    await tick();
+    expect(p.pending).toHaveLength(2);
+    p.pending[1]?.resolve('2');
+    expect([await late1, await late2]).toEqual(['2', '2']);
+  });
+
+  it('builds once per version and again when the version moves', async () => {
+    let version = 1;
+    let builds = 0;
+    const cache = new ReadCache(async () => String(version));
+    const read = () => cache.read('k', async () => ++builds);
+    expect(await read()).toBe(1);
+    expect(await read()).toBe(1);
+    version = 2;
+    expect(await read()).toBe(2);
+    expect(builds).toBe(2);
+  });
+
+  it('keeps no failed build and recovers from a failed probe', async () => {
+    let fail = true;
+    const cache = new ReadCache(async () => {
+      if (fail) throw new Error('database away');
+      return '1';
+    });
+    await expect(cache.read('k', async () => 1)).rejects.toThrow('database away');
+    fail = false;
+    await expect(cache.read('k', () => Promise.reject(new Error('no')))).rejects.toThrow('no');
+    expect(await cache.read('k', async () => 2)).toBe(2);
+  });
+
+  it('verify: a value that changed without a new version fails the read, and values are frozen', async () => {
+    let value = { n: 1 };
+    const cache = new ReadCache(async () => '1', { verify: true });
+    const first = await cache.read('k', async () => value);
+    expect(() => {
+      (first as { n: number }).n = 5;
+    }).toThrow(TypeError);
+    value = { n: 2 };
+    await expect(cache.read('k', async () => value)).rejects.toThrow(/changed without a new change version/);
+  });
+});

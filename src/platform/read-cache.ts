@@ -1,0 +1,87 @@
+import { isDeepStrictEqual } from 'node:util';
+import { LRUCache } from 'lru-cache';
+
+/**
+ * Admin reads served from memory while nothing they show has changed (docs/adr/0009).
+ *
+ * Every read first asks the database for the change version (one cheap query, see
+ * `changeVersion` in the events slice), so a client that wrote through any instance reads its
+ * write through any other. The version probe is shared: a read joins the next probe that starts
+ * after it arrived, so concurrent reads cost one query between them, not one each.
+ *
+ * An entry is built after the probe it is keyed by, so it shows at least that version; when a
+ * later probe returns the same version, nothing has committed since and the entry is current.
+ *
+ * Values are shared between requests and must not be changed by their readers.
+ *
+ * `verify` (tests, development): every hit is rebuilt and compared; a difference means some write
+ * changed what a read shows without moving the version, and fails the request loudly. Values are
+ * then also frozen, so a reader that changes one fails too.
+ */
+export class ReadCache {
+  private readonly entries: LRUCache<string, { version: string; value: { v: unknown } }>;
+  private running: Promise<string> | undefined;
+  private next: Promise<string> | undefined;
+  private readonly verify: boolean;
+  readonly stats = { hits: 0, misses: 0, probes: 0 };
+
+  constructor(
+    private readonly probe: () => Promise<string>,
+    options: { max?: number; verify?: boolean } = {},
+  ) {
+    this.entries = new LRUCache({ max: options.max ?? 5000 });
+    this.verify = options.verify ?? false;
+  }
+
+  /** The change version, read by a probe that started after this call. */
+  version(): Promise<string> {
+    if (!this.running) return this.start();
+    // The running probe may have started before this read arrived: wait for the one after it.
+    this.next ??= this.running
+      .catch(() => undefined)
+      .then(() => {
+        this.next = undefined;
+        return this.start();
+      });
+    return this.next;
+  }
+
+  private start(): Promise<string> {
+    this.stats.probes += 1;
+    const running = this.probe().finally(() => {
+      if (this.running === running) this.running = undefined;
+    });
+    this.running = running;
+    return running;
+  }
+
+  /**
+   * The value under `key`, built by `build` unless an entry of the current version exists.
+   * Errors are not kept: a failed build is tried again by the next read.
+   */
+  async read<T>(key: string, build: () => Promise<T>): Promise<T> {
+    const version = await this.version();
+    const entry = this.entries.get(key);
+    if (entry && entry.version === version) {
+      this.stats.hits += 1;
+      if (this.verify) {
+        const fresh = await build();
+        if (!isDeepStrictEqual(fresh, entry.value.v)) {
+          throw new Error(`read cache: "${key}" changed without a new change version (${version})`);
+        }
+      }
+      return entry.value.v as T;
+    }
+    this.stats.misses += 1;
+    const value = await build();
+    if (this.verify) deepFreeze(value);
+    this.entries.set(key, { version, value: { v: value } });
+    return value;
+  }
+}
+
+function deepFreeze(value: unknown): void {
+  if (value === null || typeof value !== 'object' || Object.isFrozen(value)) return;
+  Object.freeze(value);
+  for (const child of Object.values(value)) deepFreeze(child);
+}
