@@ -1,3 +1,5 @@
+import fastifyCookie from '@fastify/cookie';
+import fastifyRateLimit from '@fastify/rate-limit';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Deps } from './deps.js';
@@ -7,7 +9,7 @@ import { contextRoutes } from './features/context/index.js';
 import { dependencyRoutes } from './features/dependencies/index.js';
 import { environmentRoutes } from './features/environments/index.js';
 import { changeVersion, eventRoutes } from './features/events/index.js';
-import { flagRoutes } from './features/flags/index.js';
+import { findFlagArchivedState, flagRoutes } from './features/flags/index.js';
 import { playgroundRoutes } from './features/playground/index.js';
 import { projectRoutes } from './features/projects/index.js';
 import { segmentRoutes } from './features/segments/index.js';
@@ -15,6 +17,14 @@ import { ConfigurationCache } from './features/snapshot/index.js';
 import { strategyRoutes } from './features/strategies/index.js';
 import { strategyDefinitionRoutes } from './features/strategy-definitions/index.js';
 import { tagRoutes } from './features/tags/index.js';
+import {
+  PAT_PREFIX,
+  SESSION_COOKIE,
+  sessionRoutes,
+  sessionTtlMs,
+  userResolver,
+  userRoutes,
+} from './features/users/index.js';
 import { variantRoutes } from './features/variants/index.js';
 import { registerAuth } from './platform/http/auth.js';
 import { acceptEmptyBodies } from './platform/http/empty-body.js';
@@ -23,6 +33,7 @@ import {
   frameworkErrorBody,
   registerErrorHandling,
 } from './platform/http/error-handler.js';
+import { rateLimitError } from './platform/http/errors.js';
 import { registerHealth } from './platform/http/health.js';
 import { registerMetrics } from './platform/http/metrics.js';
 import { registerDocs, registerOpenApi } from './platform/http/openapi.js';
@@ -58,7 +69,19 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   acceptEmptyBodies(app);
   app.addSchema(ErrorSchema);
   await registerOpenApi(app);
-  registerAuth(app, tokenResolver(deps.database.db));
+  const reads = new ReadCache(() => changeVersion(deps.database.db), {
+    verify: deps.config.READ_CACHE_VERIFY,
+  });
+  await app.register(fastifyCookie);
+  await app.register(fastifyRateLimit, { global: false, errorResponseBuilder: rateLimitError });
+  const tokens = tokenResolver(deps.database.db);
+  const users = userResolver(deps.database.db, reads, deps.now, sessionTtlMs(deps));
+  registerAuth(app, {
+    header: (secret) => (secret.startsWith(PAT_PREFIX) ? users.pat(secret) : tokens(secret)),
+    session: users.session,
+    sessionCookie: SESSION_COOKIE,
+    projectOfFlag: async (name) => (await findFlagArchivedState(deps.database.db, name))?.project,
+  });
   registerMetrics(app);
   await registerDocs(app);
   registerHealth(app, () => deps.database.ping());
@@ -66,10 +89,6 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   const configuration = new ConfigurationCache(deps.database);
   app.addHook('onReady', () => configuration.start());
   app.addHook('onClose', () => configuration.stop());
-
-  const reads = new ReadCache(() => changeVersion(deps.database.db), {
-    verify: deps.config.READ_CACHE_VERIFY,
-  });
 
   // Slices: one line each.
   await app.register(flagRoutes(deps, reads));
@@ -80,6 +99,8 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   await app.register(contextRoutes(deps));
   await app.register(strategyDefinitionRoutes(deps));
   await app.register(eventRoutes(deps, reads));
+  await app.register(userRoutes(deps));
+  await app.register(sessionRoutes(deps));
   await app.register(projectRoutes(deps));
   await app.register(environmentRoutes(deps));
   await app.register(strategyRoutes(deps));

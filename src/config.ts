@@ -27,6 +27,15 @@ const EnvSchema = Type.Object({
   BASE_URI_PATH: Type.String({ default: '' }),
   /** Most evaluations (environments x flags x contexts) one advanced-playground request may ask for. */
   PLAYGROUND_EVALUATION_LIMIT: Type.Integer({ minimum: 1, default: 100_000 }),
+  /** Where people reach the service (invite links; a https URL makes session cookies Secure). */
+  PUBLIC_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
+  /** Login sessions last this long and are renewed when used in their second half. */
+  SESSION_TTL_HOURS: Type.Number({ exclusiveMinimum: 0, default: 48 }),
+  /** Password logins allowed per minute, per client address and per username. */
+  LOGIN_RATE_LIMIT: Type.Integer({ minimum: 1, default: 10 }),
+  /** The first admin user of a fresh install (no users yet); a password is generated when unset. */
+  INIT_ADMIN_USER: Type.String({ minLength: 1, default: 'admin' }),
+  INIT_ADMIN_PASSWORD: Type.Optional(Type.String({ minLength: 1 })),
   /** Development aid: every admin read served from memory is checked against a fresh one. */
   READ_CACHE_VERIFY: Type.Boolean({ default: false }),
 });
@@ -45,5 +54,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 }
 
 export function testConfig(overrides: Partial<Config> = {}): Config {
-  return { ...loadConfig({}), LOG_LEVEL: 'silent', READ_CACHE_VERIFY: true, ...overrides };
+  return {
+    ...loadConfig({}),
+    LOG_LEVEL: 'silent',
+    READ_CACHE_VERIFY: true,
+    LOGIN_RATE_LIMIT: 1000,
+    ...overrides,
+  };
 }

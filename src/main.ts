@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { buildApp } from './app.js';
 import { loadConfig } from './config.js';
 import { ensureAdminTokens, parseInitTokens } from './features/access/index.js';
+import { ensureAdminUser } from './features/users/index.js';
 import { openDatabase } from './platform/db/database.js';
 import { migrate } from './platform/db/migrate.js';
 
@@ -35,6 +36,20 @@ async function main() {
     say('No API token existed, so one admin token was created. It is shown only now; keep it safe:');
     say(`  ${generated}`);
     say('Use it as the Authorization header of admin API requests.');
+  }
+
+  const admin = await ensureAdminUser(database.db, {
+    username: config.INIT_ADMIN_USER,
+    ...(config.INIT_ADMIN_PASSWORD !== undefined && { password: config.INIT_ADMIN_PASSWORD }),
+  });
+  if (admin?.generated) {
+    say(
+      `No user existed, so the Admin user "${admin.username}" was created. Its password is shown only now:`,
+    );
+    say(`  ${admin.generated}`);
+    say('Sign in with it (POST /auth/simple/login) and change it.');
+  } else if (admin) {
+    say(`No user existed, so the Admin user "${admin.username}" was created with INIT_ADMIN_PASSWORD.`);
   }
 
   const app = await buildApp({ database, config, now: () => new Date() });

@@ -181,10 +181,17 @@ describe('API documentation', () => {
   });
 });
 
+const NO_CALLERS = {
+  header: async () => null,
+  session: async () => null,
+  sessionCookie: 'session',
+  projectOfFlag: async () => undefined,
+};
+
 describe('route permissions', () => {
   it('refuses to start with a route that declares no permission, on a bare instance with registerAuth', async () => {
     const app = Fastify();
-    registerAuth(app, async () => null);
+    registerAuth(app, NO_CALLERS);
     app.get('/declared', { config: { permission: 'PUBLIC' } }, async () => 'ok');
     app.get('/undeclared', async () => 'nope');
     await expect(app.ready()).rejects.toThrow('routes that declare no permission: GET /undeclared');
@@ -209,7 +216,7 @@ describe('route permissions', () => {
 
   it('does not compile a slice route without a permission', async () => {
     const app = Fastify().withTypeProvider<TypeBoxTypeProvider>();
-    registerAuth(app, async () => null);
+    registerAuth(app, NO_CALLERS);
     await app.register(
       routes(async (slice) => {
         slice.get('/declared', { config: { permission: 'PUBLIC' }, schema: {} }, async () => 'ok');

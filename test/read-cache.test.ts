@@ -108,4 +108,40 @@ describe('admin reads across two instances', () => {
       expect(after.map((f) => f.description)).toEqual(after.map(() => description));
     }
   });
+
+  it('a session made through one instance works through the other; role changes and sign-outs apply on both at once', async () => {
+    const username = uniqueName('shared-user');
+    const created = await call(a, {
+      method: 'POST',
+      url: '/api/admin/user-admin',
+      payload: { username, password: 'Correct-Horse-7-Battery', rootRole: 'Viewer' },
+    });
+    expect(created.statusCode).toBe(201);
+    const signIn = await a.inject({
+      method: 'POST',
+      url: '/auth/simple/login',
+      payload: { username, password: 'Correct-Horse-7-Battery' },
+    });
+    const session = signIn.cookies.find((c) => c.name === 'flagship-session');
+    const cookie = `flagship-session=${session?.value}`;
+    const create = (app: FastifyInstance) =>
+      app.inject({
+        method: 'POST',
+        url: '/api/admin/projects/default/features',
+        headers: { cookie },
+        payload: { name: uniqueName('by-session') },
+      });
+    expect((await create(b)).statusCode).toBe(403); // a Viewer, read through b (and kept there)
+    const promote = await call(a, {
+      method: 'PUT',
+      url: `/api/admin/user-admin/${created.json().id}`,
+      payload: { rootRole: 'Editor' },
+    });
+    expect(promote.statusCode).toBe(200);
+    expect((await create(b)).statusCode).toBe(200);
+    await a.inject({ method: 'GET', url: '/logout', headers: { cookie } });
+    expect((await b.inject({ method: 'GET', url: '/api/admin/user', headers: { cookie } })).statusCode).toBe(
+      401,
+    );
+  });
 });

@@ -1,3 +1,2 @@
 export { eventRoutes } from './events.routes.js';
-export { appendEvent, type NewEvent } from './events.store.js';
-export { changeVersion, noteUnloggedChange } from './events.version.js';
+export { appendEvent, changeVersion, type NewEvent, noteUnloggedChange } from './events.store.js';

@@ -3,6 +3,7 @@ import { type Db, transaction } from '../../platform/db/index.js';
 import type { Principal } from '../../platform/http/auth.js';
 import { AppError, nameExists, notFound } from '../../platform/http/errors.js';
 import { appendEvent } from '../events/index.js';
+import { addProjectOwner } from '../users/index.js';
 import { checkFeatureNaming } from './projects.naming.js';
 import type {
   CreateProjectInput,
@@ -71,6 +72,8 @@ export async function createProject(deps: Deps, input: CreateProjectInput, princ
       throw notFound(`Environment(s) ${missing.map((m) => `"${m}"`).join(', ')} do not exist.`);
     }
     const created = { ...eventData(project), environments };
+    // A person who creates a project owns it (API tokens are not people).
+    if (principal.kind === 'user') await addProjectOwner(tx, principal.userId, project.id);
     await appendEvent(tx, { type: 'project-created', ...by(principal), project: project.id, data: created });
     return created;
   });

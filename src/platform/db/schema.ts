@@ -178,6 +178,47 @@ export interface UsersTable {
   deleted_at: NullableTimestamp;
 }
 
+export interface RolesTable {
+  id: Generated<number>;
+  name: string;
+  type: 'root' | 'root-custom' | 'project' | 'custom';
+  description: string | null;
+  created_at: Timestamp;
+}
+
+/** See migrations/0006_identity.sql for what '' means in project and environment. */
+export interface RolePermissionsTable {
+  role_id: number;
+  permission: string;
+  environment: Generated<string>;
+  project: Generated<string>;
+}
+
+/** Project roles of users. */
+export interface RoleUserTable {
+  role_id: number;
+  user_id: number;
+  project: string;
+  created_at: Timestamp;
+}
+
+export interface UserSessionsTable {
+  sid_hash: string;
+  user_id: number;
+  expires_at: Date;
+  created_at: Timestamp;
+}
+
+export interface PersonalAccessTokensTable {
+  id: Generated<number>;
+  secret_hash: string;
+  user_id: number;
+  description: string | null;
+  expires_at: NullableTimestamp;
+  seen_at: NullableTimestamp;
+  created_at: Timestamp;
+}
+
 export interface TagTypesTable {
   name: string;
   description: string | null;
@@ -229,4 +270,9 @@ export interface DB {
   event_counts: EventCountsTable;
   api_tokens: ApiTokensTable;
   users: UsersTable;
+  roles: RolesTable;
+  role_permissions: RolePermissionsTable;
+  role_user: RoleUserTable;
+  user_sessions: UserSessionsTable;
+  personal_access_tokens: PersonalAccessTokensTable;
 }

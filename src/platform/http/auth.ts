@@ -68,6 +68,17 @@ declare module 'fastify' {
 
 export type ResolvePrincipal = (secret: string) => Promise<Principal | null>;
 
+/** How callers are recognised; the slices that own credentials provide these. */
+export interface Authenticators {
+  /** The Authorization header's credential (API token or personal access token). */
+  header: ResolvePrincipal;
+  /** A login session, from the cookie named `sessionCookie`. */
+  session: ResolvePrincipal;
+  sessionCookie: string;
+  /** The project of a flag, for routes that name a flag but no project. */
+  projectOfFlag: (name: string) => Promise<string | undefined>;
+}
+
 const CLIENT_PERMISSIONS = new Set<RoutePermission>(['CLIENT', 'FRONTEND']);
 
 /** Whether the principal may do `needed` on the given project/environment. */
@@ -94,7 +105,7 @@ function credential(request: FastifyRequest): string | undefined {
  * without one (platform/http/routes.ts), and `registerAuth` refuses to start an app with a route
  * that has none.
  */
-export function registerAuth(app: FastifyInstance, resolve: ResolvePrincipal) {
+export function registerAuth(app: FastifyInstance, auth: Authenticators) {
   app.decorateRequest('principal', null);
 
   // The second net behind the typed route methods (platform/http/routes.ts): checked once every
@@ -116,19 +127,29 @@ export function registerAuth(app: FastifyInstance, resolve: ResolvePrincipal) {
     // No permission means no route matched: the not-found handler answers.
     if (!permission || permission === 'PUBLIC') return;
     const secret = credential(request);
-    if (!secret) {
+    const session = request.cookies?.[auth.sessionCookie];
+    if (!secret && !session) {
       throw new AppError(
         'AuthenticationRequired',
-        'You must log in to use this API. Your request had no authorization header.',
+        'You must log in to use this API. Your request had no authorization header and no session.',
       );
     }
-    const principal = await resolve(secret);
+    // As Unleash: a header that is not valid falls through to the session, if there is one.
+    const principal =
+      (secret ? await auth.header(secret) : null) ?? (session ? await auth.session(session) : null);
     if (!principal) {
-      throw new AppError('AuthenticationRequired', 'The API token or credential you sent is not valid.');
+      throw new AppError(
+        'AuthenticationRequired',
+        secret
+          ? 'The API token or credential you sent is not valid.'
+          : 'Your session has expired or ended. Log in again.',
+      );
     }
     request.principal = principal;
-    const isClient = principal.kind === 'client-token' || principal.kind === 'frontend-token';
-    if (isClient !== CLIENT_PERMISSIONS.has(permission)) {
+    // SDK tokens reach only their own API (client tokens the backend API, frontend tokens the
+    // frontend API); every other caller reaches only the admin side.
+    const sdkApi = { 'client-token': 'CLIENT', 'frontend-token': 'FRONTEND' }[principal.kind as string];
+    if (sdkApi ? sdkApi !== permission : CLIENT_PERMISSIONS.has(permission)) {
       throw new AppError(
         'NoAccessError',
         `This ${principal.kind.replace('-', ' ')} cannot be used for this endpoint: it expects a different token type.`,
@@ -137,8 +158,13 @@ export function registerAuth(app: FastifyInstance, resolve: ResolvePrincipal) {
     // SDK routes serve the token's own scope (principal.scope); the token type was the check.
     if (permission === 'NONE' || CLIENT_PERMISSIONS.has(permission)) return;
     const params = request.params as Record<string, string | undefined>;
-    const project = params.projectId ?? params.project;
     const environment = params.environment ?? params.environmentId;
+    let project = params.projectId ?? params.project;
+    // A route that names a flag but no project is checked against the flag's project (users only:
+    // API tokens hold ADMIN, which needs no project).
+    if (project === undefined && principal.kind === 'user' && params.featureName !== undefined) {
+      project = await auth.projectOfFlag(params.featureName);
+    }
     if (!allows(principal, permission, project, environment)) {
       const where = environment ? ` in the "${environment}" environment` : '';
       throw new AppError(

@@ -60,3 +60,7 @@ export const invalid = (message: string, details?: ErrorDetail[]) =>
   new AppError('ValidationError', message, details ?? [{ message }]);
 export const invalidField = (path: string, message: string) =>
   new AppError('ValidationError', message, [{ path, message }]);
+
+/** The error of a rate-limited request (for @fastify/rate-limit, which sets Retry-After itself). */
+export const rateLimitError = (_request: unknown, context: { after: string }) =>
+  new AppError('RateLimitError', `Too many requests; try again in ${context.after}.`);

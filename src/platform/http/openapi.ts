@@ -4,7 +4,8 @@ import type { FastifyInstance } from 'fastify';
 
 /**
  * The OpenAPI document is generated from the route schemas (served at /docs/openapi.json) with an
- * interactive reference at /docs. Admin routes use the API key scheme of the spec.
+ * interactive reference at /docs. Admin routes use the API key scheme of the spec (a login session
+ * cookie works too).
  */
 export async function registerOpenApi(app: FastifyInstance) {
   await app.register(swagger, {
@@ -21,6 +22,15 @@ export async function registerOpenApi(app: FastifyInstance) {
         securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'Authorization' } },
       },
       security: [{ apiKey: [] }],
+    },
+    // Each operation names the permission it needs (`x-permission`); public ones need no credential.
+    transform: ({ schema, url, route }) => {
+      const permission = (route.config as { permission?: string } | undefined)?.permission;
+      if (!schema || !permission) return { schema, url };
+      return {
+        url,
+        schema: { ...schema, 'x-permission': permission, ...(permission === 'PUBLIC' && { security: [] }) },
+      };
     },
   });
 }

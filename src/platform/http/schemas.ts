@@ -32,6 +32,7 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   409: 'NameExistsError: conflicts with an existing resource.',
   413: 'PayloadTooLargeError: the body is larger than allowed.',
   415: 'ContentTypeerror: the body must be application/json.',
+  429: 'RateLimitError: too many requests; retry after the Retry-After header.',
 };
 
 /** Response schemas for the listed error statuses, all referring to the shared Error shape. */

@@ -1,0 +1,189 @@
+import fastifyRateLimit from '@fastify/rate-limit';
+import type { FastifyReply } from 'fastify';
+import type { Deps } from '../../deps.js';
+import { actor } from '../../platform/http/auth.js';
+import { AppError, rateLimitError } from '../../platform/http/errors.js';
+import { routes } from '../../platform/http/routes.js';
+import { errorResponses, NoBody } from '../../platform/http/schemas.js';
+import { describeCaller } from './me.service.js';
+import { CreatePatBody, PatListSchema, PatParams, PatSchema } from './pats.schemas.js';
+import { createPat, listOwnPats, removePat } from './pats.service.js';
+import { login, logout } from './sessions.service.js';
+import { hashSecret, SESSION_COOKIE } from './users.auth.js';
+import { LoginBody, MeSchema, PasswordBody, UserSchema } from './users.schemas.js';
+import { changePassword } from './users.service.js';
+
+const tags = ['Auth'];
+
+/**
+ * Signing in and out, the caller's own account (`/api/admin/user`) and personal access tokens.
+ * The session cookie is HttpOnly and SameSite=Lax, and Secure when PUBLIC_URL is https.
+ */
+export const sessionRoutes = (deps: Deps) =>
+  routes(async (app) => {
+    const cookiePath = deps.config.BASE_URI_PATH || '/';
+    const secure = deps.config.PUBLIC_URL?.startsWith('https://') ?? false;
+    const perMinute = deps.config.LOGIN_RATE_LIMIT;
+    const clearSession = (reply: FastifyReply) =>
+      reply.clearCookie(SESSION_COOKIE, { path: cookiePath, httpOnly: true, sameSite: 'lax', secure });
+
+    // Logins are limited per client address (the app-wide limiter, before the body is read) and
+    // per username (a limiter of this context, after it): a flood from one place or at one account.
+    // Two registrations, because one limiter runs once per request.
+    await app.register(
+      routes(async (scope) => {
+        await scope.register(fastifyRateLimit, {
+          global: false,
+          hook: 'preHandler',
+          keyGenerator: (request) =>
+            `user:${String((request.body as { username?: unknown } | undefined)?.username ?? '').toLowerCase()}`,
+          errorResponseBuilder: rateLimitError,
+        });
+        scope.post(
+          '/auth/simple/login',
+          {
+            config: { permission: 'PUBLIC', rateLimit: { max: perMinute, timeWindow: 60_000 } },
+            schema: {
+              tags,
+              operationId: 'login',
+              summary: 'Sign in with a username (or email) and password',
+              description:
+                'Sets the session cookie. 401 for a wrong username or password; 429 with Retry-After when logins from one address or at one account come too fast.',
+              body: LoginBody,
+              response: { 200: UserSchema, ...errorResponses(400, 401, 413, 415, 429) },
+            },
+          },
+          async (request, reply) => {
+            const { user, secret, expiresAt } = await login(deps, request.body);
+            reply.setCookie(SESSION_COOKIE, secret, {
+              path: cookiePath,
+              httpOnly: true,
+              sameSite: 'lax',
+              secure,
+              expires: expiresAt,
+            });
+            return user;
+          },
+        );
+      }),
+    );
+
+    for (const method of ['get', 'post'] as const) {
+      app[method](
+        '/logout',
+        {
+          config: { permission: 'PUBLIC' },
+          schema: {
+            tags,
+            operationId: method === 'get' ? 'logout' : 'logoutPost',
+            summary: 'Sign out',
+            description:
+              'Ends the session of the cookie (if any), clears the cookie and redirects to the start page.',
+            response: { 302: NoBody('Signed out; redirected to the start page.') },
+          },
+        },
+        async (request, reply) => {
+          await logout(deps, request.cookies[SESSION_COOKIE]);
+          clearSession(reply);
+          return reply.redirect(`${deps.config.BASE_URI_PATH}/`, 302);
+        },
+      );
+    }
+
+    app.get(
+      '/api/admin/user',
+      {
+        config: { permission: 'NONE' },
+        schema: {
+          tags,
+          operationId: 'getMe',
+          summary: 'The caller and its permissions',
+          description: 'For an API token, a synthetic user naming the token (never its secret).',
+          response: { 200: MeSchema, ...errorResponses(401) },
+        },
+      },
+      async (request, reply) => {
+        reply.header('Cache-Control', 'no-store');
+        return describeCaller(deps, actor(request));
+      },
+    );
+
+    app.post(
+      '/api/admin/user/change-password',
+      {
+        config: { permission: 'NONE' },
+        schema: {
+          tags,
+          operationId: 'changeMyPassword',
+          summary: 'Change your own password',
+          description: 'The password must pass the password rules; your other sessions end, this one stays.',
+          body: PasswordBody,
+          response: { 200: NoBody('Password changed.'), ...errorResponses(400, 401, 403, 413, 415) },
+        },
+      },
+      async (request, reply) => {
+        const by = actor(request);
+        if (by.kind !== 'user') throw new AppError('InvalidOperationError', 'API tokens have no password.');
+        const session = request.cookies[SESSION_COOKIE];
+        await changePassword(
+          deps,
+          by.userId,
+          request.body.password,
+          by,
+          session ? hashSecret(session) : undefined,
+        );
+        return reply.code(200).send(null);
+      },
+    );
+
+    app.get(
+      '/api/admin/user/tokens',
+      {
+        config: { permission: 'NONE' },
+        schema: {
+          tags,
+          operationId: 'getPats',
+          summary: 'Your personal access tokens',
+          description: 'Without secrets. An API token has none.',
+          response: { 200: PatListSchema, ...errorResponses(401) },
+        },
+      },
+      (request) => listOwnPats(deps, actor(request)),
+    );
+
+    app.post(
+      '/api/admin/user/tokens',
+      {
+        config: { permission: 'NONE' },
+        schema: {
+          tags,
+          operationId: 'createPat',
+          summary: 'Create a personal access token',
+          description:
+            'Acts as you until `expiresAt` (required, in the future). The secret is in this answer only. API tokens cannot create one (403).',
+          body: CreatePatBody,
+          response: { 201: PatSchema, ...errorResponses(400, 401, 403, 413, 415) },
+        },
+      },
+      async (request, reply) => reply.code(201).send(await createPat(deps, request.body, actor(request))),
+    );
+
+    app.delete(
+      '/api/admin/user/tokens/:id',
+      {
+        config: { permission: 'NONE' },
+        schema: {
+          tags,
+          operationId: 'deletePat',
+          summary: 'Delete one of your personal access tokens',
+          description: 'It stops working at once. 404 when you have no token with that id.',
+          params: PatParams,
+          response: { 200: NoBody('Deleted.'), ...errorResponses(400, 401, 403, 404) },
+        },
+      },
+      async (request, reply) => {
+        await removePat(deps, request.params.id, actor(request));
+        return reply.code(200).send(null);
+      },
+    );
+  });

@@ -1,0 +1,55 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { Db } from '../../platform/db/index.js';
+import type { Principal } from '../../platform/http/auth.js';
+import type { ReadCache } from '../../platform/read-cache.js';
+import { extendSession, findPat, findSession } from './sessions.store.js';
+import { findUser, loadGrants } from './users.store.js';
+
+export const SESSION_COOKIE = 'flagship-session';
+/** Personal access tokens look like Unleash's: `user:` and 56 hex characters. */
+export const PAT_PREFIX = 'user:';
+
+export const hashSecret = (secret: string) => createHash('sha256').update(secret, 'utf8').digest('hex');
+export const newSessionSecret = () => randomBytes(32).toString('base64url');
+export const newPatSecret = () => `${PAT_PREFIX}${randomBytes(28).toString('hex')}`;
+
+/** Who a user is on events: email, else username (as Unleash records it). */
+export const userDisplayName = (u: { id: number; email: string | null; username: string | null }) =>
+  u.email ?? u.username ?? `user-${u.id}`;
+
+/**
+ * Resolves sessions and personal access tokens to the user they belong to. The user and their
+ * permissions are read through the read cache (one shared version probe): a role change, a
+ * deletion or a new project role records an event, so it applies on every instance at once.
+ */
+export function userResolver(db: Db, reads: ReadCache, now: () => Date, sessionTtlMs: number) {
+  const principal = (userId: number) =>
+    reads.read(`principal\u0000${userId}`, async (): Promise<Principal | null> => {
+      const user = await findUser(db, userId);
+      if (!user) return null;
+      return {
+        name: userDisplayName(user),
+        userId: user.id,
+        kind: 'user',
+        grants: await loadGrants(db, user.id),
+      };
+    });
+
+  return {
+    async session(secret: string): Promise<Principal | null> {
+      const hash = hashSecret(secret);
+      const row = await findSession(db, hash);
+      const at = now().getTime();
+      if (!row || row.expires_at.getTime() <= at) return null;
+      // Sliding expiry: a session used in the second half of its life gets a full period again.
+      if (row.expires_at.getTime() - at < sessionTtlMs / 2)
+        await extendSession(db, hash, new Date(at + sessionTtlMs));
+      return principal(row.user_id);
+    },
+    async pat(secret: string): Promise<Principal | null> {
+      const row = await findPat(db, hashSecret(secret));
+      if (!row || (row.expires_at && row.expires_at.getTime() <= now().getTime())) return null;
+      return principal(row.user_id);
+    },
+  };
+}

@@ -1,0 +1,191 @@
+import type { Deps } from '../../deps.js';
+import { type Db, transaction } from '../../platform/db/index.js';
+import { sqlState } from '../../platform/db/pg-errors.js';
+import type { Principal } from '../../platform/http/auth.js';
+import { AppError, invalid, invalidField, nameExists, notFound } from '../../platform/http/errors.js';
+import { appendEvent } from '../events/index.js';
+import { hashPassword } from './password.hash.js';
+import { passwordProblems } from './password.policy.js';
+import { deleteUserSessions } from './sessions.store.js';
+import type { CreateUserInput, UpdateUserInput, User } from './users.schemas.js';
+import {
+  deleteUser,
+  findUser,
+  insertUser,
+  listRoles,
+  listUsers,
+  lockAdminIds,
+  setPasswordHash,
+  toUser,
+  type UserRow,
+  updateUser,
+  userEventData,
+} from './users.store.js';
+
+/** 400 naming every rule the password breaks (the same check wherever a password is set). */
+export function checkPassword(password: string): void {
+  if (password.length === 0) throw invalidField('/body/password', 'Password cannot be empty or undefined');
+  const problems = passwordProblems(password);
+  if (problems.length > 0) {
+    throw invalid(
+      problems[0] as string,
+      problems.map((message) => ({ path: '/body/password', message })),
+    );
+  }
+}
+
+const toRole = (r: { id: number; name: string; type: string; description: string | null }) => ({
+  id: r.id,
+  name: r.name,
+  type: r.type,
+  description: r.description ?? '',
+});
+
+export async function listAllUsers(db: Db) {
+  const [users, roles] = await Promise.all([listUsers(db), listRoles(db, 'root')]);
+  return { users: users.map((u) => ({ ...toUser(u), inviteLink: '' })), rootRoles: roles.map(toRole) };
+}
+
+export async function getUser(db: Db, id: number): Promise<User> {
+  const row = await findUser(db, id);
+  if (!row) throw notFound(`Could not find user with id ${id}`);
+  return toUser(row);
+}
+
+/** A root role by id or name (any letter case); 400 when there is none. */
+async function rootRoleId(db: Db, role: number | string): Promise<number> {
+  const roles = await listRoles(db, 'root');
+  const found = roles.find((r) =>
+    typeof role === 'number' ? r.id === role : r.name.toLowerCase() === role.trim().toLowerCase(),
+  );
+  if (!found) throw invalidField('/body/rootRole', `There is no root role ${JSON.stringify(role)}.`);
+  return found.id;
+}
+
+const event = (by: Principal, type: string, data: unknown, preData?: unknown) => ({
+  type,
+  createdBy: by.name,
+  createdByUserId: by.userId,
+  data,
+  ...(preData !== undefined && { preData }),
+});
+
+/** Unique violations of the username or email indexes become 409 with a plain message. */
+async function uniqueUser<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (sqlState(error) === '23505') throw nameExists('A user with that username or email already exists.');
+    throw error;
+  }
+}
+
+export async function createUser(deps: Deps, input: CreateUserInput, by: Principal): Promise<User> {
+  const username = input.username?.trim() || undefined;
+  const email = input.email?.trim() || undefined;
+  if (!username && !email) throw invalid('You must specify username or email');
+  if (email !== undefined && !/^[^\s@]+@[^\s@]+$/.test(email)) {
+    throw invalidField('/body/email', 'The email address is not valid.');
+  }
+  if (input.password !== undefined) checkPassword(input.password);
+  const passwordHash = input.password !== undefined ? await hashPassword(input.password) : undefined;
+  return uniqueUser(() =>
+    transaction(deps.database.db, async (tx) => {
+      const rootRole = await rootRoleId(tx, input.rootRole);
+      const row = await insertUser(tx, {
+        ...(input.name !== undefined && { name: input.name }),
+        ...(username !== undefined && { username }),
+        ...(email !== undefined && { email }),
+        ...(passwordHash !== undefined && { passwordHash }),
+        rootRole,
+      });
+      await appendEvent(tx, event(by, 'user-created', userEventData(row)));
+      return toUser(row);
+    }),
+  );
+}
+
+export async function changeUser(
+  deps: Deps,
+  id: number,
+  input: UpdateUserInput,
+  by: Principal,
+): Promise<User> {
+  const email = input.email?.trim();
+  if (email !== undefined && !/^[^\s@]+@[^\s@]+$/.test(email)) {
+    throw invalidField('/body/email', 'The email address is not valid.');
+  }
+  return uniqueUser(() =>
+    transaction(deps.database.db, async (tx) => {
+      const before = await lockedUser(tx, id);
+      const changes = {
+        ...(input.name !== undefined && { name: input.name }),
+        ...(email !== undefined && { email }),
+        ...(input.rootRole !== undefined && { root_role_id: await rootRoleId(tx, input.rootRole) }),
+      };
+      if (Object.keys(changes).length === 0) return toUser(before);
+      await guardLastAdmin(tx, before, changes.root_role_id);
+      const after = await updateUser(tx, id, changes);
+      await appendEvent(tx, event(by, 'user-updated', userEventData(after), userEventData(before)));
+      return toUser(after);
+    }),
+  );
+}
+
+export async function removeUser(deps: Deps, id: number, by: Principal): Promise<void> {
+  if (by.kind === 'user' && by.userId === id) {
+    throw new AppError('InvalidOperationError', 'You cannot delete yourself.');
+  }
+  await transaction(deps.database.db, async (tx) => {
+    const before = await lockedUser(tx, id);
+    await guardLastAdmin(tx, before, null);
+    // Sessions, tokens and project roles go with the user (ON DELETE CASCADE); events keep the
+    // name they recorded.
+    await deleteUser(tx, id);
+    await appendEvent(tx, event(by, 'user-deleted', null, userEventData(before)));
+  });
+}
+
+/**
+ * Sets a user's password (policy enforced) and ends the user's other sessions; `keepSession`
+ * (a hash) is the session that made the change, when the user changed their own password.
+ */
+export async function changePassword(
+  deps: Deps,
+  id: number,
+  password: string,
+  by: Principal,
+  keepSession?: string,
+): Promise<void> {
+  checkPassword(password);
+  const hash = await hashPassword(password);
+  await transaction(deps.database.db, async (tx) => {
+    const user = await lockedUser(tx, id);
+    await setPasswordHash(tx, id, hash);
+    await deleteUserSessions(tx, id, keepSession);
+    await appendEvent(
+      tx,
+      event(by, 'user-password-changed', { id: user.id, username: user.username, email: user.email }),
+    );
+  });
+}
+
+async function lockedUser(db: Db, id: number): Promise<UserRow> {
+  const row = await findUser(db, id, true);
+  if (!row) throw notFound(`Could not find user with id ${id}`);
+  return row;
+}
+
+const ADMIN_ROLE = 1;
+
+/** The instance keeps at least one Admin user, so that someone can always manage it. */
+async function guardLastAdmin(db: Db, user: UserRow, newRole: number | null | undefined): Promise<void> {
+  if (user.root_role_id !== ADMIN_ROLE || newRole === ADMIN_ROLE || newRole === undefined) return;
+  // Locked, so two concurrent demotions cannot each see the other admin and leave none.
+  if ((await lockAdminIds(db)).length <= 1) {
+    throw new AppError(
+      'InvalidOperationError',
+      'The last Admin user cannot lose the Admin role or be deleted.',
+    );
+  }
+}

@@ -1,0 +1,207 @@
+import { createHash } from 'node:crypto';
+import { sql } from 'kysely';
+import type { Db } from '../../platform/db/index.js';
+import type { Grant, Permission } from '../../platform/http/auth.js';
+import type { User } from './users.schemas.js';
+
+const USER_COLUMNS = [
+  'id',
+  'name',
+  'username',
+  'email',
+  'password_hash',
+  'login_attempts',
+  'email_sent',
+  'is_service',
+  'root_role_id',
+  'scim_id',
+  'seen_at',
+  'created_at',
+] as const;
+
+export interface UserRow {
+  id: number;
+  name: string | null;
+  username: string | null;
+  email: string | null;
+  password_hash: string | null;
+  login_attempts: number;
+  email_sent: boolean;
+  is_service: boolean;
+  root_role_id: number | null;
+  scim_id: string | null;
+  seen_at: Date | null;
+  created_at: Date;
+}
+
+const VIEWER = 3;
+
+/** The API shape; never carries the password hash. */
+export function toUser(row: UserRow): User {
+  const identity = (row.email ?? row.username ?? String(row.id)).trim().toLowerCase();
+  const avatar = createHash('sha256').update(identity).digest('hex');
+  return {
+    id: row.id,
+    ...(row.name !== null && { name: row.name }),
+    ...(row.username !== null && { username: row.username }),
+    ...(row.email !== null && { email: row.email }),
+    imageUrl: `https://gravatar.com/avatar/${avatar}?s=42&d=retro&r=g`,
+    accountType: row.is_service ? 'Service Account' : 'User',
+    rootRole: row.root_role_id ?? VIEWER,
+    loginAttempts: row.login_attempts,
+    emailSent: row.email_sent,
+    seenAt: row.seen_at ? row.seen_at.toISOString() : null,
+    createdAt: row.created_at.toISOString(),
+    scimId: row.scim_id,
+  };
+}
+
+/** What a user event records about the user (never the password). */
+export const userEventData = (row: UserRow) => ({
+  id: row.id,
+  name: row.name,
+  username: row.username,
+  email: row.email,
+  rootRole: row.root_role_id,
+});
+
+const users = (db: Db) => db.selectFrom('users').select(USER_COLUMNS).where('deleted_at', 'is', null);
+
+export function listUsers(db: Db): Promise<UserRow[]> {
+  return users(db).orderBy('id').execute();
+}
+
+export async function findUser(db: Db, id: number, lock = false): Promise<UserRow | undefined> {
+  let query = users(db).where('id', '=', id);
+  if (lock) query = query.forUpdate();
+  return query.executeTakeFirst();
+}
+
+/** By username or email, in any letter case. */
+export function findUserByLogin(db: Db, login: string): Promise<UserRow | undefined> {
+  const lower = login.trim().toLowerCase();
+  return users(db)
+    .where((eb) => eb.or([eb(sql`lower(username)`, '=', lower), eb(sql`lower(email)`, '=', lower)]))
+    .orderBy('id')
+    .executeTakeFirst();
+}
+
+export function insertUser(
+  db: Db,
+  user: { name?: string; username?: string; email?: string; passwordHash?: string; rootRole: number },
+): Promise<UserRow> {
+  return db
+    .insertInto('users')
+    .values({
+      name: user.name ?? null,
+      username: user.username ?? null,
+      email: user.email ?? null,
+      image_url: null,
+      password_hash: user.passwordHash ?? null,
+      root_role_id: user.rootRole,
+      scim_id: null,
+      seen_at: null,
+      deleted_at: null,
+    })
+    .returning(USER_COLUMNS)
+    .executeTakeFirstOrThrow();
+}
+
+export function updateUser(
+  db: Db,
+  id: number,
+  changes: { name?: string; email?: string; root_role_id?: number },
+): Promise<UserRow> {
+  return db
+    .updateTable('users')
+    .set(changes)
+    .where('id', '=', id)
+    .returning(USER_COLUMNS)
+    .executeTakeFirstOrThrow();
+}
+
+export async function deleteUser(db: Db, id: number): Promise<void> {
+  await db.deleteFrom('users').where('id', '=', id).execute();
+}
+
+export async function setPasswordHash(db: Db, id: number, hash: string): Promise<void> {
+  await db.updateTable('users').set({ password_hash: hash }).where('id', '=', id).execute();
+}
+
+export async function recordLogin(db: Db, id: number, succeeded: boolean, at: Date): Promise<void> {
+  await db
+    .updateTable('users')
+    .set(succeeded ? { login_attempts: 0, seen_at: at } : { login_attempts: sql`login_attempts + 1` })
+    .where('id', '=', id)
+    .execute();
+}
+
+/** The ids of the Admin users (people, not service accounts), locked for the transaction. */
+export async function lockAdminIds(db: Db): Promise<number[]> {
+  const rows = await users(db)
+    .where('root_role_id', '=', 1)
+    .where('is_service', '=', false)
+    .orderBy('id')
+    .forUpdate()
+    .execute();
+  return rows.map((r) => r.id);
+}
+
+/** Serialises the first-user check of instances starting together (transaction-scoped). */
+export async function lockUserBootstrap(db: Db): Promise<void> {
+  await sql`SELECT pg_advisory_xact_lock(42420003)`.execute(db);
+}
+
+export function countUsers(db: Db): Promise<number> {
+  return db
+    .selectFrom('users')
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .executeTakeFirstOrThrow()
+    .then((r) => Number(r.n));
+}
+
+export interface RoleRow {
+  id: number;
+  name: string;
+  type: string;
+  description: string | null;
+}
+
+export function listRoles(db: Db, type: 'root' | 'project'): Promise<RoleRow[]> {
+  return db
+    .selectFrom('roles')
+    .select(['id', 'name', 'type', 'description'])
+    .where('type', '=', type)
+    .orderBy('id')
+    .execute();
+}
+
+/**
+ * A user's permissions: their root role's grants, and the grants of the project roles they hold
+ * in each project (groups add theirs here once they exist).
+ */
+export async function loadGrants(db: Db, userId: number): Promise<Grant[]> {
+  const { rows } = await sql<{ permission: string; project: string | null; environment: string | null }>`
+    SELECT rp.permission, nullif(rp.project, '') AS project, nullif(rp.environment, '') AS environment
+    FROM users u JOIN role_permissions rp ON rp.role_id = u.root_role_id
+    WHERE u.id = ${userId}
+    UNION
+    SELECT rp.permission, ru.project, nullif(rp.environment, '') AS environment
+    FROM role_user ru JOIN role_permissions rp ON rp.role_id = ru.role_id
+    WHERE ru.user_id = ${userId}
+    ORDER BY 1, 2, 3`.execute(db);
+  return rows.map((r) => ({
+    permission: r.permission as Permission,
+    ...(r.project !== null && { project: r.project }),
+    ...(r.environment !== null && { environment: r.environment }),
+  }));
+}
+
+/** Makes the user Owner of a project (the creator of a project owns it). */
+export async function addProjectOwner(db: Db, userId: number, project: string): Promise<void> {
+  await db
+    .insertInto('role_user')
+    .values({ role_id: 4, user_id: userId, project })
+    .onConflict((oc) => oc.doNothing())
+    .execute();
+}

@@ -1,0 +1,449 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { api } from '../../../test/api.js';
+import { startTestApp, type TestApp, uniqueName } from '../../../test/harness.js';
+import { asUser, createUser, GOOD_PASSWORD, login } from '../../../test/people.js';
+
+let t: TestApp;
+let clock = Date.now();
+beforeAll(async () => {
+  t = await startTestApp({ now: () => new Date(clock) });
+});
+afterAll(() => t.close());
+
+const RULES = {
+  short: 'The password must be at least 10 characters long.',
+  long: 'The password must be fewer than 128 characters.',
+  repeat: 'The password may not contain sequences of three or more repeated characters.',
+  lower: 'The password must contain at least one lowercase letter.',
+  upper: 'The password must contain at least one uppercase letter.',
+  digit: 'The password must contain at least one number.',
+  special: 'The password must contain at least one special character.',
+};
+
+describe('POST /auth/reset/validate-password', () => {
+  it.each([
+    ['abc', [RULES.short, RULES.upper, RULES.digit, RULES.special]],
+    ['abcdefghij', [RULES.upper, RULES.digit, RULES.special]],
+    ['Abcdefgh1!', []],
+    ['Abcdefff1!', [RULES.repeat]],
+    ['ABCDEFGH1!', [RULES.lower]],
+    ['Abcdefghi!', [RULES.digit]],
+    ['Abcdefghi1', [RULES.special]],
+    [`Ab1!${'xy'.repeat(70)}`, [RULES.long]],
+    ['Ünïcödé-Pässwörd-9', []],
+  ])('%s → %j', async (password, broken) => {
+    const res = await t.send(
+      'POST',
+      '/auth/reset/validate-password',
+      { password },
+      { authorization: undefined },
+    );
+    if (broken.length === 0) {
+      expect(res.statusCode).toBe(200);
+      return;
+    }
+    expect(res.statusCode).toBe(400);
+    const body = res.json();
+    expect(body.name).toBe('ValidationError');
+    expect(body.message).toBe(broken[0]);
+    expect(body.details.map((d: { message: string }) => d.message)).toEqual(broken);
+  });
+
+  it('400 for an empty or missing password, 415 for a non-JSON body', async () => {
+    const noAuth = { authorization: undefined };
+    expect((await t.send('POST', '/auth/reset/validate-password', { password: '' }, noAuth)).statusCode).toBe(
+      400,
+    );
+    expect((await t.send('POST', '/auth/reset/validate-password', {}, noAuth)).statusCode).toBe(400);
+    const text = await t.request({
+      method: 'POST',
+      url: '/auth/reset/validate-password',
+      payload: 'password=x',
+      headers: { authorization: undefined, 'content-type': 'application/x-www-form-urlencoded' },
+    });
+    expect(text.statusCode).toBe(415);
+  });
+});
+
+describe('/api/admin/user-admin', () => {
+  it('creates (201, Location), lists, reads, updates and deletes a user, with events without secrets', async () => {
+    const username = uniqueName('ada');
+    const created = await t.send('POST', '/api/admin/user-admin', {
+      username,
+      email: `${username}@example.com`,
+      name: 'Ada',
+      password: GOOD_PASSWORD,
+      rootRole: 'Editor',
+    });
+    expect(created.statusCode).toBe(201);
+    const user = created.json();
+    expect(created.headers.location).toBe(String(user.id));
+    expect(user).toMatchObject({
+      username,
+      name: 'Ada',
+      rootRole: 2,
+      accountType: 'User',
+      loginAttempts: 0,
+      seenAt: null,
+    });
+    expect(JSON.stringify(user)).not.toMatch(/password|scrypt/i);
+
+    const list = (await t.send('GET', '/api/admin/user-admin')).json();
+    expect(list.users.map((u: { id: number }) => u.id)).toContain(user.id);
+    expect(list.rootRoles.map((r: { name: string }) => r.name)).toEqual(['Admin', 'Editor', 'Viewer']);
+    expect((await t.send('GET', `/api/admin/user-admin/${user.id}`)).json().email).toBe(
+      `${username}@example.com`,
+    );
+
+    const updated = await t.send('PUT', `/api/admin/user-admin/${user.id}`, { name: 'Ada L.', rootRole: 3 });
+    expect(updated.json()).toMatchObject({ name: 'Ada L.', rootRole: 3, email: `${username}@example.com` });
+
+    expect((await t.send('DELETE', `/api/admin/user-admin/${user.id}`)).statusCode).toBe(200);
+    expect((await t.send('GET', `/api/admin/user-admin/${user.id}`)).statusCode).toBe(404);
+
+    const a = api(t);
+    const createdEvent = await a.lastEvent('user-created');
+    expect(createdEvent?.data).toMatchObject({ id: user.id, username, rootRole: 2 });
+    expect((await a.lastEvent('user-updated'))?.pre_data).toMatchObject({ name: 'Ada', rootRole: 2 });
+    expect((await a.lastEvent('user-deleted'))?.pre_data).toMatchObject({ id: user.id });
+    const all = await t.database.session((run) =>
+      run("SELECT data, pre_data FROM events WHERE type LIKE 'user-%'"),
+    );
+    expect(JSON.stringify(all)).not.toMatch(/scrypt|Correct-Horse/);
+  });
+
+  it('409 for a taken username or email in any letter case; nothing written', async () => {
+    const { username } = await createUser(t, 'Viewer', { email: `${uniqueName('e')}@Example.com` });
+    const before = await api(t).count('users');
+    const again = await t.send('POST', '/api/admin/user-admin', {
+      username: username.toUpperCase(),
+      rootRole: 'Viewer',
+    });
+    expect(again.statusCode).toBe(409);
+    expect(again.json().name).toBe('NameExistsError');
+    expect(await api(t).count('users')).toBe(before);
+  });
+
+  it('400 for no username or email, an unknown role, a weak password or a bad email', async () => {
+    const before = await api(t).count('users');
+    for (const body of [
+      { rootRole: 'Viewer' },
+      { username: uniqueName('u'), rootRole: 'Boss' },
+      { username: uniqueName('u'), rootRole: 99 },
+      { username: uniqueName('u'), rootRole: 'Viewer', password: 'weak' },
+      { email: 'not-an-email', rootRole: 'Viewer' },
+      { username: uniqueName('u'), rootRole: 'Viewer', extra: true },
+    ]) {
+      const res = await t.send('POST', '/api/admin/user-admin', body);
+      expect(res.statusCode, JSON.stringify(body)).toBe(400);
+    }
+    expect(await api(t).count('users')).toBe(before);
+  });
+
+  it('404 for unknown ids on every user route', async () => {
+    for (const [method, url, body] of [
+      ['GET', '/api/admin/user-admin/999999', undefined],
+      ['PUT', '/api/admin/user-admin/999999', { name: 'x' }],
+      ['DELETE', '/api/admin/user-admin/999999', undefined],
+      ['POST', '/api/admin/user-admin/999999/change-password', { password: GOOD_PASSWORD }],
+    ] as const) {
+      expect((await t.send(method, url, body)).statusCode, `${method} ${url}`).toBe(404);
+    }
+  });
+
+  it('keeps the last Admin: it cannot be demoted or deleted', async () => {
+    // Every Admin but one is demoted first (other tests may have made some).
+    const admins = (await t.send('GET', '/api/admin/user-admin'))
+      .json()
+      .users.filter((u: { rootRole: number }) => u.rootRole === 1);
+    let last = admins[0]?.id as number | undefined;
+    if (last === undefined) last = (await createUser(t, 'Admin')).id;
+    for (const other of admins.slice(1))
+      await t.send('PUT', `/api/admin/user-admin/${other.id}`, { rootRole: 'Viewer' });
+    const demote = await t.send('PUT', `/api/admin/user-admin/${last}`, { rootRole: 'Editor' });
+    expect(demote.statusCode).toBe(403);
+    expect((await t.send('DELETE', `/api/admin/user-admin/${last}`)).statusCode).toBe(403);
+    expect((await t.send('GET', `/api/admin/user-admin/${last}`)).json().rootRole).toBe(1);
+  });
+});
+
+describe('password login and sessions', () => {
+  it('signs in by username or email in any case, with an HttpOnly SameSite=Lax cookie; GET /logout ends it', async () => {
+    const email = `${uniqueName('login')}@example.com`;
+    const { id, username } = await createUser(t, 'Editor', { email });
+    const res = await t.send(
+      'POST',
+      '/auth/simple/login',
+      { username: email.toUpperCase(), password: GOOD_PASSWORD },
+      { authorization: undefined },
+    );
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ id, username, loginAttempts: 0 });
+    expect(res.json().seenAt).not.toBe(null);
+    const setCookie = String(res.headers['set-cookie']);
+    expect(setCookie).toMatch(/HttpOnly/i);
+    expect(setCookie).toMatch(/SameSite=Lax/i);
+    expect(setCookie).not.toMatch(/Secure/i);
+
+    const cookie = await login(t, username);
+    const me = await t.send('GET', '/api/admin/user', undefined, asUser(cookie));
+    expect(me.statusCode).toBe(200);
+    expect(me.headers['cache-control']).toBe('no-store');
+    expect(me.json().user).toMatchObject({ id, username, rootRole: 2 });
+    expect(me.json().permissions).toContainEqual({ permission: 'CREATE_FEATURE', project: 'default' });
+
+    const out = await t.send('GET', '/logout', undefined, asUser(cookie));
+    expect(out.statusCode).toBe(302);
+    expect((await t.send('GET', '/api/admin/user', undefined, asUser(cookie))).statusCode).toBe(401);
+  });
+
+  it('401 for a wrong password or unknown user; failed attempts are counted and reset by a login', async () => {
+    const { id, username } = await createUser(t);
+    const noAuth = { authorization: undefined };
+    for (let i = 0; i < 2; i++) {
+      const res = await t.send(
+        'POST',
+        '/auth/simple/login',
+        { username, password: 'Wrong-Password-1' },
+        noAuth,
+      );
+      expect(res.statusCode).toBe(401);
+      expect(res.json().name).toBe('AuthenticationRequired');
+      expect(res.headers['set-cookie']).toBeUndefined();
+    }
+    expect((await t.send('GET', `/api/admin/user-admin/${id}`)).json().loginAttempts).toBe(2);
+    const unknown = await t.send(
+      'POST',
+      '/auth/simple/login',
+      { username: 'nobody-here', password: GOOD_PASSWORD },
+      noAuth,
+    );
+    expect(unknown.statusCode).toBe(401);
+    await login(t, username);
+    expect((await t.send('GET', `/api/admin/user-admin/${id}`)).json().loginAttempts).toBe(0);
+  });
+
+  it('a session expires after SESSION_TTL_HOURS unless used in its second half (sliding)', async () => {
+    const { username } = await createUser(t);
+    const cookie = await login(t, username);
+    const hour = 3_600_000;
+    const me = () => t.send('GET', '/api/admin/user', undefined, asUser(cookie));
+    clock += 30 * hour; // past half of 48 h: this use renews it for 48 h from now
+    expect((await me()).statusCode).toBe(200);
+    clock += 40 * hour; // 70 h after login, 40 h after the renewal
+    expect((await me()).statusCode).toBe(200);
+    clock += 49 * hour;
+    const expired = await me();
+    expect(expired.statusCode).toBe(401);
+    expect(expired.json().name).toBe('AuthenticationRequired');
+  });
+
+  it("changing a user's password ends their sessions; changing your own keeps the current one", async () => {
+    const { id, username } = await createUser(t);
+    const first = await login(t, username);
+    const second = await login(t, username);
+    const own = await t.send(
+      'POST',
+      '/api/admin/user/change-password',
+      { password: 'Another-Good-Pass-8' },
+      asUser(first),
+    );
+    expect(own.statusCode).toBe(200);
+    expect((await t.send('GET', '/api/admin/user', undefined, asUser(first))).statusCode).toBe(200);
+    expect((await t.send('GET', '/api/admin/user', undefined, asUser(second))).statusCode).toBe(401);
+    expect(
+      (
+        await t.send(
+          'POST',
+          '/auth/simple/login',
+          { username, password: GOOD_PASSWORD },
+          { authorization: undefined },
+        )
+      ).statusCode,
+    ).toBe(401);
+
+    const weak = await t.send('POST', `/api/admin/user-admin/${id}/change-password`, { password: 'short' });
+    expect(weak.statusCode).toBe(400);
+    const reset = await t.send('POST', `/api/admin/user-admin/${id}/change-password`, {
+      password: GOOD_PASSWORD,
+    });
+    expect(reset.statusCode).toBe(200);
+    expect((await t.send('GET', '/api/admin/user', undefined, asUser(first))).statusCode).toBe(401);
+    await login(t, username);
+    expect((await api(t).lastEvent('user-password-changed'))?.data).toEqual({ id, username, email: null });
+  });
+
+  it('deleting a user ends their sessions and keeps the events they made readable', async () => {
+    const { id, username } = await createUser(t, 'Editor');
+    const cookie = await login(t, username);
+    const name = uniqueName('by-user');
+    const created = await t.send('POST', '/api/admin/projects/default/features', { name }, asUser(cookie));
+    expect(created.statusCode).toBe(200);
+    expect((await t.send('DELETE', `/api/admin/user-admin/${id}`)).statusCode).toBe(200);
+    expect((await t.send('GET', '/api/admin/user', undefined, asUser(cookie))).statusCode).toBe(401);
+    const events = await api(t).flagEvents(name);
+    expect(events.events[0]).toMatchObject({
+      type: 'feature-created',
+      createdBy: username,
+      createdByUserId: id,
+    });
+  });
+
+  it('an Editor who creates a project owns it: flags there, but not in projects of others', async () => {
+    const { username } = await createUser(t, 'Editor');
+    const cookie = await login(t, username);
+    const project = uniqueName('owned');
+    expect(
+      (await t.send('POST', '/api/admin/projects', { id: project, name: project }, asUser(cookie)))
+        .statusCode,
+    ).toBe(201);
+    const inOwn = await t.send(
+      'POST',
+      `/api/admin/projects/${project}/features`,
+      { name: uniqueName('f') },
+      asUser(cookie),
+    );
+    expect(inOwn.statusCode).toBe(200);
+    expect(
+      (await t.send('PUT', `/api/admin/projects/${project}/settings`, {}, asUser(cookie))).statusCode,
+    ).not.toBe(403);
+    const foreign = uniqueName('foreign');
+    await t.send('POST', '/api/admin/projects', { id: foreign, name: foreign });
+    const inForeign = await t.send(
+      'POST',
+      `/api/admin/projects/${foreign}/features`,
+      { name: uniqueName('f') },
+      asUser(cookie),
+    );
+    expect(inForeign.statusCode).toBe(403);
+    expect(inForeign.json().message).toContain('"CREATE_FEATURE"');
+    const me = (await t.send('GET', '/api/admin/user', undefined, asUser(cookie))).json();
+    expect(me.permissions).toContainEqual({ permission: 'UPDATE_PROJECT', project });
+  });
+
+  it("an API token's /api/admin/user is a synthetic user without the secret", async () => {
+    const me = (await t.send('GET', '/api/admin/user')).json();
+    expect(me.user.isAPI).toBe(true);
+    expect(me.permissions).toEqual([{ permission: 'ADMIN' }]);
+    expect(JSON.stringify(me)).not.toContain('test-admin-token');
+  });
+});
+
+describe('personal access tokens', () => {
+  it('created with an expiry, shown once, act as the user, listed without secret, deleted at once', async () => {
+    const { id, username } = await createUser(t, 'Viewer');
+    const cookie = await login(t, username);
+    const expiresAt = new Date(clock + 86_400_000).toISOString();
+    const created = await t.send(
+      'POST',
+      '/api/admin/user/tokens',
+      { description: 'ci', expiresAt },
+      asUser(cookie),
+    );
+    expect(created.statusCode).toBe(201);
+    const pat = created.json();
+    expect(pat.secret).toMatch(/^user:[0-9a-f]{56}$/);
+    expect(pat).toMatchObject({ description: 'ci', userId: id, expiresAt });
+
+    const me = await t.send('GET', '/api/admin/user', undefined, { authorization: pat.secret });
+    expect(me.json().user.id).toBe(id);
+    // A Viewer's token cannot do what a Viewer cannot.
+    const write = await t.send(
+      'POST',
+      '/api/admin/projects/default/features',
+      { name: uniqueName('pat') },
+      { authorization: pat.secret },
+    );
+    expect(write.statusCode).toBe(403);
+
+    const list = (await t.send('GET', '/api/admin/user/tokens', undefined, asUser(cookie))).json();
+    expect(list.pats).toHaveLength(1);
+    expect(JSON.stringify(list)).not.toContain(pat.secret);
+    const stored = await t.database.session((run) =>
+      run('SELECT * FROM personal_access_tokens WHERE user_id = $1', [id]),
+    );
+    expect(JSON.stringify(stored)).not.toContain(pat.secret.slice(5));
+    expect(JSON.stringify(await api(t).lastEvent('pat-created'))).not.toContain(pat.secret.slice(5));
+
+    expect(
+      (await t.send('DELETE', `/api/admin/user/tokens/${pat.id}`, undefined, asUser(cookie))).statusCode,
+    ).toBe(200);
+    expect(
+      (await t.send('GET', '/api/admin/user', undefined, { authorization: pat.secret })).statusCode,
+    ).toBe(401);
+    expect(
+      (await t.send('DELETE', `/api/admin/user/tokens/${pat.id}`, undefined, asUser(cookie))).statusCode,
+    ).toBe(404);
+  });
+
+  it('an expired token is refused with 401; an expiry in the past or missing is a 400', async () => {
+    const { username } = await createUser(t);
+    const cookie = await login(t, username);
+    const past = await t.send(
+      'POST',
+      '/api/admin/user/tokens',
+      { description: 'x', expiresAt: new Date(clock - 1000).toISOString() },
+      asUser(cookie),
+    );
+    expect(past.statusCode).toBe(400);
+    expect(
+      (await t.send('POST', '/api/admin/user/tokens', { description: 'x' }, asUser(cookie))).statusCode,
+    ).toBe(400);
+    const pat = (
+      await t.send(
+        'POST',
+        '/api/admin/user/tokens',
+        { description: 'soon', expiresAt: new Date(clock + 60_000).toISOString() },
+        asUser(cookie),
+      )
+    ).json();
+    expect(
+      (await t.send('GET', '/api/admin/user', undefined, { authorization: pat.secret })).statusCode,
+    ).toBe(200);
+    clock += 61_000;
+    expect(
+      (await t.send('GET', '/api/admin/user', undefined, { authorization: pat.secret })).statusCode,
+    ).toBe(401);
+  });
+
+  it('API tokens own none: the list is empty and creating one is refused', async () => {
+    expect((await t.send('GET', '/api/admin/user/tokens')).json()).toEqual({ pats: [] });
+    const res = await t.send('POST', '/api/admin/user/tokens', {
+      description: 'x',
+      expiresAt: new Date(clock + 60_000).toISOString(),
+    });
+    expect(res.statusCode).toBe(403);
+  });
+});
+
+describe('login rate limit', () => {
+  it('429 with Retry-After once one address or one account tries too often', async () => {
+    const limited = await startTestApp({ config: { LOGIN_RATE_LIMIT: 3 } });
+    try {
+      const attempt = (username: string, remoteAddress: string) =>
+        limited.request({
+          method: 'POST',
+          url: '/auth/simple/login',
+          payload: { username, password: 'Wrong-Password-1' },
+          headers: { authorization: undefined },
+          remoteAddress,
+        });
+      // One address: three attempts, then 429 whatever the account.
+      const fromOne = [];
+      for (const name of ['a1', 'a2', 'a3', 'a4']) fromOne.push((await attempt(name, '10.0.0.1')).statusCode);
+      expect(fromOne).toEqual([401, 401, 401, 429]);
+      // One account from many addresses: three attempts, then 429; other accounts still answer.
+      const atOne = [];
+      for (const ip of ['10.0.1.1', '10.0.1.2', '10.0.1.3', '10.0.1.4'])
+        atOne.push((await attempt('victim', ip)).statusCode);
+      expect(atOne).toEqual([401, 401, 401, 429]);
+      const res = await attempt('victim', '10.0.1.5');
+      expect(res.headers['retry-after']).toBeDefined();
+      expect(res.json()).toMatchObject({ name: 'RateLimitError' });
+      expect(typeof res.json().id).toBe('string');
+      expect((await attempt('someone-else', '10.0.1.6')).statusCode).toBe(401);
+    } finally {
+      await limited.close();
+    }
+  });
+});
