@@ -15,7 +15,7 @@ import {
   loadThroughAdminApi,
   PROJECT,
 } from './lib/compare-data.js';
-import { type BenchDatabase, createPgliteDatabase, createPostgresDatabase } from './lib/db.js';
+import { createPgliteDatabase, createPostgresDatabase, scratchCleanup } from './lib/db.js';
 import { type LoadFigures, type LoadOptions, measure, measureNodeHttp, percentile } from './lib/measure.js';
 import { machineFacts, writeSection } from './lib/report.js';
 import { ADMIN_TOKEN, type Child, ROOT, rssMb, startService, stopAll } from './lib/service.js';
@@ -150,21 +150,7 @@ export async function compare(argv: string[]): Promise<number> {
     if (!SCENARIOS.includes(s)) throw new Error(`unknown scenario ${s}; known: ${SCENARIOS}`);
   const log = (m: string) => console.log(m);
 
-  const databases: BenchDatabase[] = [];
-  let cleaning: Promise<void> | undefined;
-  const cleanup = () => {
-    cleaning ??= (async () => {
-      await stopAll();
-      await Promise.allSettled(databases.map((d) => d.dispose()));
-    })();
-    return cleaning;
-  };
-  const onSignal = (signal: NodeJS.Signals) => {
-    log(`\n${signal}: stopping the servers and dropping the scratch databases…`);
-    void cleanup().finally(() => process.exit(130));
-  };
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
+  const { databases, cleanup, release } = scratchCleanup(log, stopAll);
   const sides: Side[] = [];
 
   try {
@@ -483,8 +469,7 @@ export async function compare(argv: string[]): Promise<number> {
     throw error;
   } finally {
     await cleanup();
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
+    release();
   }
 }
 

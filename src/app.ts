@@ -10,8 +10,12 @@ import { dependencyRoutes } from './features/dependencies/index.js';
 import { environmentRoutes } from './features/environments/index.js';
 import { changeVersion, eventRoutes } from './features/events/index.js';
 import { findFlagArchivedState, flagRoutes } from './features/flags/index.js';
+import { groupRoutes } from './features/groups/index.js';
+import { inviteRoutes } from './features/invites/index.js';
 import { playgroundRoutes } from './features/playground/index.js';
 import { projectRoutes } from './features/projects/index.js';
+import { roleRoutes } from './features/roles/index.js';
+import { searchRoutes } from './features/search/index.js';
 import { segmentRoutes } from './features/segments/index.js';
 import { ConfigurationCache } from './features/snapshot/index.js';
 import { strategyRoutes } from './features/strategies/index.js';
@@ -20,6 +24,7 @@ import { tagRoutes } from './features/tags/index.js';
 import {
   PAT_PREFIX,
   SESSION_COOKIE,
+  serviceAccountRoutes,
   sessionRoutes,
   sessionTtlMs,
   userResolver,
@@ -72,6 +77,8 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   const reads = new ReadCache(() => changeVersion(deps.database.db), {
     verify: deps.config.READ_CACHE_VERIFY,
   });
+  // First of all hooks: a request's reads share one change-version probe (ADR 0009).
+  app.addHook('onRequest', (_request, _reply, done) => reads.inRequest(done));
   await app.register(fastifyCookie);
   await app.register(fastifyRateLimit, { global: false, errorResponseBuilder: rateLimitError });
   const tokens = tokenResolver(deps.database.db);
@@ -100,11 +107,16 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   await app.register(strategyDefinitionRoutes(deps));
   await app.register(eventRoutes(deps, reads));
   await app.register(userRoutes(deps));
+  await app.register(roleRoutes(deps));
+  await app.register(serviceAccountRoutes(deps));
+  await app.register(inviteRoutes(deps));
+  await app.register(groupRoutes(deps));
   await app.register(sessionRoutes(deps));
   await app.register(projectRoutes(deps));
   await app.register(environmentRoutes(deps));
   await app.register(strategyRoutes(deps));
   await app.register(segmentRoutes(deps));
+  await app.register(searchRoutes(deps));
   await app.register(playgroundRoutes(deps, configuration));
   await app.register(clientApiRoutes(deps, configuration));
   return app;

@@ -41,17 +41,11 @@ const FLAG_WORK = new Set([
 ]);
 /** The Editor also manages the `default` project itself. */
 const EDITOR_DEFAULT = new Set([...FLAG_WORK, 'UPDATE_PROJECT', 'DELETE_PROJECT']);
+/** A project Owner: all of that in their project, and who has access to it. */
+const OWNER = new Set([...EDITOR_DEFAULT, 'PROJECT_USER_ACCESS_WRITE', 'PROJECT_GROUP_ACCESS_WRITE']);
 /** Only Admins (and admin tokens). */
 const ADMIN_ONLY = new Set(['ADMIN', 'CREATE_API_TOKEN', 'DELETE_API_TOKEN']);
-const KNOWN = new Set([
-  'PUBLIC',
-  'NONE',
-  'CLIENT',
-  'FRONTEND',
-  ...EDITOR_ROOT,
-  ...EDITOR_DEFAULT,
-  ...ADMIN_ONLY,
-]);
+const KNOWN = new Set(['PUBLIC', 'NONE', 'CLIENT', 'FRONTEND', ...EDITOR_ROOT, ...OWNER, ...ADMIN_ONLY]);
 
 type Caller =
   | 'none'
@@ -60,6 +54,8 @@ type Caller =
   | 'editor'
   | 'viewer'
   | 'member-other'
+  | 'owner-other'
+  | 'group-member-other'
   | 'reader-other'
   | 'client-token'
   | 'frontend-token'
@@ -78,7 +74,10 @@ function expected(caller: Caller, permission: string, project: string | undefine
     if (EDITOR_ROOT.has(permission)) return 'allowed';
     return project === 'default' && EDITOR_DEFAULT.has(permission) ? 'allowed' : 403;
   }
-  if (caller === 'member-other') return project === 'other' && FLAG_WORK.has(permission) ? 'allowed' : 403;
+  if (caller === 'member-other' || caller === 'group-member-other') {
+    return project === 'other' && FLAG_WORK.has(permission) ? 'allowed' : 403;
+  }
+  if (caller === 'owner-other') return project === 'other' && OWNER.has(permission) ? 'allowed' : 403;
   return 403; // viewer, reader
 }
 
@@ -119,6 +118,20 @@ beforeAll(async () => {
   headers.set('viewer', asUser((await session('Viewer')).cookie));
   headers.set('member-other', asUser((await session('Viewer', 5)).cookie));
   headers.set('reader-other', asUser((await session('Viewer', 6)).cookie));
+  headers.set('owner-other', asUser((await session('Viewer', 4)).cookie));
+  // A Viewer whose group holds the Member role in `other`.
+  const grouped = await createUser(t, 'Viewer');
+  const group = await t.send('POST', '/api/admin/groups', {
+    name: uniqueName('members'),
+    users: [{ user: { id: grouped.id } }],
+  });
+  expect(group.statusCode).toBe(201);
+  const granted = await t.send('POST', '/api/admin/projects/other/access', {
+    roles: [5],
+    groups: [{ id: group.json().id }],
+  });
+  expect(granted.statusCode).toBe(200);
+  headers.set('group-member-other', asUser(await login(t, grouped.username)));
   headers.set('client-token', { authorization: await sql.addToken('client', ['*'], 'development') });
   headers.set('frontend-token', { authorization: await sql.addToken('frontend', ['*'], 'development') });
   const pat = await t.send(

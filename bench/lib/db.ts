@@ -3,6 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import pg from 'pg';
 import type { EngineTarget } from './service.js';
 
@@ -65,7 +66,8 @@ export async function createPgliteDatabase(): Promise<BenchDatabase> {
     target: { engine: 'pglite', env: { DATA_DIR: dir } },
     describe: `PGlite data directory ${dir}`,
     connect: async () => {
-      const db = await PGlite.create({ dataDir: dir });
+      // The service's migrations need pg_trgm (0010), which PGlite takes only when it opens.
+      const db = await PGlite.create({ dataDir: dir, extensions: { pg_trgm } });
       return {
         query: async <T>(text: string, params?: unknown[]) =>
           params ? (await db.query<T>(text, params)).rows : ((await db.exec(text)).at(-1)?.rows as T[]),
@@ -78,4 +80,32 @@ export async function createPgliteDatabase(): Promise<BenchDatabase> {
 
 export function createDatabase(engine: 'postgres' | 'pglite'): Promise<BenchDatabase> {
   return engine === 'postgres' ? createPostgresDatabase() : createPgliteDatabase();
+}
+
+/**
+ * Scratch databases of one bench run and their cleanup: children stopped and databases dropped at
+ * the end, and on SIGINT/SIGTERM (then the process exits 130).
+ */
+export function scratchCleanup(log: (message: string) => void, stopAll: () => Promise<void>) {
+  const databases: BenchDatabase[] = [];
+  let cleaning: Promise<void> | undefined;
+  const cleanup = () => {
+    cleaning ??= (async () => {
+      await stopAll();
+      await Promise.allSettled(databases.map((d) => d.dispose()));
+    })();
+    return cleaning;
+  };
+  const onSignal = (signal: NodeJS.Signals) => {
+    log(`\n${signal}: stopping the servers and dropping the scratch databases…`);
+    void cleanup().finally(() => process.exit(130));
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  /** Stops listening for the signals (when the run goes on with other work). */
+  const release = () => {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  };
+  return { databases, cleanup, release };
 }

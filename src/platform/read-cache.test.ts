@@ -16,12 +16,15 @@ describe('ReadCache', () => {
     const p = manualProbe();
     const cache = new ReadCache(p.probe);
     const early = cache.version();
+    const sameRun = cache.version(); // the same synchronous run (one request's reads): shares it
+    await tick(); // other I/O runs now: later reads cannot use the probe already running
     const late1 = cache.version();
     const late2 = cache.version();
     await tick();
     expect(p.pending).toHaveLength(1); // the late reads share one probe, started later
     p.pending[0]?.resolve('1');
     expect(await early).toBe('1');
+    expect(await sameRun).toBe('1');
     await tick();
     expect(p.pending).toHaveLength(2);
     p.pending[1]?.resolve('2');

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { isDeepStrictEqual } from 'node:util';
 import { LRUCache } from 'lru-cache';
 
@@ -12,6 +13,10 @@ import { LRUCache } from 'lru-cache';
  * An entry is built after the probe it is keyed by, so it shows at least that version; when a
  * later probe returns the same version, nothing has committed since and the entry is current.
  *
+ * Within one request (`inRequest`), every read uses the first version probed for it: a probe that
+ * started after the request arrived is recent enough for all of the request's reads (its
+ * credential and its data), so a request costs one probe at most.
+ *
  * Values are shared between requests and must not be changed by their readers.
  *
  * `verify` (tests, development): every hit is rebuilt and compared; a difference means some write
@@ -22,7 +27,10 @@ export class ReadCache {
   private readonly entries: LRUCache<string, { version: string; value: { v: unknown } }>;
   private running: Promise<string> | undefined;
   private next: Promise<string> | undefined;
+  /** The probe started in the current synchronous run, if any (cleared before other I/O runs). */
+  private fresh: Promise<string> | undefined;
   private readonly verify: boolean;
+  private readonly requests = new AsyncLocalStorage<{ version?: Promise<string> }>();
   readonly stats = { hits: 0, misses: 0, probes: 0 };
 
   constructor(
@@ -33,8 +41,27 @@ export class ReadCache {
     this.verify = options.verify ?? false;
   }
 
-  /** The change version, read by a probe that started after this call. */
+  /**
+   * Runs `work` (the rest of a request's handling) as one request: its reads share one version.
+   * Call it when the request arrives (Fastify: the first onRequest hook).
+   */
+  inRequest(work: () => void): void {
+    this.requests.run({}, work);
+  }
+
+  /** The change version, read by a probe that started after this call (or this request). */
   version(): Promise<string> {
+    const request = this.requests.getStore();
+    if (request) {
+      request.version ??= this.probeAfterNow();
+      return request.version;
+    }
+    return this.probeAfterNow();
+  }
+
+  private probeAfterNow(): Promise<string> {
+    // A probe started in this same synchronous run (several reads of one request) is after us too.
+    if (this.fresh) return this.fresh;
     if (!this.running) return this.start();
     // The running probe may have started before this read arrived: wait for the one after it.
     this.next ??= this.running
@@ -52,6 +79,10 @@ export class ReadCache {
       if (this.running === running) this.running = undefined;
     });
     this.running = running;
+    this.fresh = running;
+    queueMicrotask(() => {
+      if (this.fresh === running) this.fresh = undefined;
+    });
     return running;
   }
 

@@ -1,5 +1,5 @@
 import type { Deps } from '../../deps.js';
-import { routes } from '../../platform/http/routes.js';
+import { routes, sendSerialized } from '../../platform/http/routes.js';
 import { errorResponses } from '../../platform/http/schemas.js';
 import type { ReadCache } from '../../platform/read-cache.js';
 import {
@@ -29,9 +29,11 @@ export const eventRoutes = (deps: Deps, reads: ReadCache) =>
       },
       async (request, reply) => {
         reply.header('Deprecation', 'true');
-        return reads.read(`events\u0000${request.query.project ?? '\u0000'}`, () =>
-          readEvents(deps.database.db, request.query.project),
+        // Kept serialised: the list is large (100 events) and the same for every caller.
+        const text = await reads.read(`events\u0000${request.query.project ?? '\u0000'}`, async () =>
+          String(reply.serialize(await readEvents(deps.database.db, request.query.project))),
         );
+        return sendSerialized(reply, text);
       },
     );
 
@@ -51,9 +53,10 @@ export const eventRoutes = (deps: Deps, reads: ReadCache) =>
       },
       async (request, reply) => {
         reply.header('Deprecation', 'true');
-        return reads.read(`flag-events\u0000${request.params.featureName}`, () =>
-          readFlagEvents(deps.database.db, request.params.featureName),
+        const text = await reads.read(`flag-events\u0000${request.params.featureName}`, async () =>
+          String(reply.serialize(await readFlagEvents(deps.database.db, request.params.featureName))),
         );
+        return sendSerialized(reply, text);
       },
     );
   });

@@ -1,10 +1,27 @@
 import type { Deps } from '../../deps.js';
 import { transaction } from '../../platform/db/index.js';
 import type { Principal } from '../../platform/http/auth.js';
+import type { ReadCache } from '../../platform/read-cache.js';
 import { appendEvent } from '../events/index.js';
-import { deleteFavorite, insertFavorite } from './favorites.store.js';
+import { deleteFavorite, insertFavorite, listFavoriteFlags } from './favorites.store.js';
 import { notInProject } from './flags.service.js';
 import { lockFlag } from './flags.store.js';
+
+/**
+ * The caller's favorite flags (none for API tokens), through the read cache: favoriting records an
+ * event, so the shared flag views stay shared and each caller's favorites are laid over them.
+ */
+export async function favoriteFlags(
+  deps: Deps,
+  reads: ReadCache,
+  by: Principal | null,
+): Promise<Set<string>> {
+  if (by?.kind !== 'user') return new Set();
+  const names = await reads.read(`favorite-flags\u0000${by.userId}`, () =>
+    listFavoriteFlags(deps.database.db, by.userId),
+  );
+  return new Set(names);
+}
 
 /**
  * Favorites belong to users (favorite_features.user_id references users). An API token is not a

@@ -22,3 +22,14 @@ export async function deleteFavorite(db: Kysely<DB>, name: string, userId: numbe
     .executeTakeFirst();
   return row !== undefined;
 }
+
+/** The names of the user's favorite flags. */
+export async function listFavoriteFlags(db: Kysely<DB>, userId: number): Promise<string[]> {
+  const rows = await db
+    .selectFrom('favorite_features')
+    .select('feature_name')
+    .where('user_id', '=', userId)
+    .orderBy('feature_name')
+    .execute();
+  return rows.map((r) => r.feature_name);
+}

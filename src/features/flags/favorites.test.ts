@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { flagTests } from '../../../test/flag-tests.js';
 import { uniqueName } from '../../../test/harness.js';
+import { asUser, createUser, login } from '../../../test/people.js';
 
 const k = flagTests();
 const { NO_AUTH, send, flagUrl, newFlag } = k;
@@ -18,5 +19,30 @@ describe('favorites', () => {
     expect((await send('POST', `${flagUrl(uniqueName())}/favorites`)).statusCode).toBe(404);
     expect((await send('POST', `${flagUrl(name, 'other')}/favorites`)).statusCode).toBe(404);
     expect((await send('POST', `${flagUrl(name)}/favorites`, undefined, NO_AUTH)).statusCode).toBe(401);
+  });
+
+  it("a user's favorites show in the flag and the project list for that user only, with events", async () => {
+    const name = await newFlag();
+    const mine = await login(k.t, (await createUser(k.t, 'Viewer')).username);
+    const theirs = await login(k.t, (await createUser(k.t, 'Viewer')).username);
+    const favorite = async (cookie: string) => {
+      const flag = (await k.t.send('GET', flagUrl(name), undefined, asUser(cookie))).json();
+      const list = (
+        await k.t.send('GET', '/api/admin/projects/default/features', undefined, asUser(cookie))
+      ).json();
+      const listed = list.features.find((f: { name: string }) => f.name === name);
+      return [flag.favorite, listed.favorite];
+    };
+    expect(await favorite(mine)).toEqual([false, false]);
+    expect((await k.t.send('POST', `${flagUrl(name)}/favorites`, undefined, asUser(mine))).statusCode).toBe(
+      200,
+    );
+    expect(await favorite(mine)).toEqual([true, true]);
+    expect(await favorite(theirs)).toEqual([false, false]);
+    expect((await k.a.lastEvent('feature-favorited'))?.feature_name).toBe(name);
+    expect((await k.t.send('DELETE', `${flagUrl(name)}/favorites`, undefined, asUser(mine))).statusCode).toBe(
+      200,
+    );
+    expect(await favorite(mine)).toEqual([false, false]);
   });
 });

@@ -49,7 +49,8 @@ export const flagRoutes = (deps: Deps, reads: ReadCache) =>
           response: { 200: FlagSchema, ...errorResponses(400, 401, 403, 404) },
         },
       },
-      async (request) => getFlag(deps, reads, request.params.projectId, request.params.featureName),
+      async (request) =>
+        getFlag(deps, reads, request.params.projectId, request.params.featureName, request.principal),
     );
 
     app.put(

@@ -7,6 +7,7 @@ import { fullMatch } from '../../platform/regex.js';
 import { appendEvent } from '../events/index.js';
 import { tagNewFlag } from '../tags/index.js';
 import { hasChildren } from './archive.store.js';
+import { favoriteFlags } from './favorites.service.js';
 import type { CreateFlagInput, Flag, UpdateFlagInput } from './flags.schemas.js';
 import {
   countActiveFlags,
@@ -139,13 +140,22 @@ export async function readFlag(db: Db, name: string): Promise<Flag> {
 }
 
 /** Served from the read cache: the view of a flag is the same for every caller. */
-export async function getFlag(deps: Deps, reads: ReadCache, projectId: string, name: string): Promise<Flag> {
-  const flag = await reads.read(`flag\u0000${name}`, async () => {
-    const row = await loadFlagView(deps.database.db, name);
-    return row ? toFlag(row, false) : null;
-  });
+export async function getFlag(
+  deps: Deps,
+  reads: ReadCache,
+  projectId: string,
+  name: string,
+  by: Principal | null,
+): Promise<Flag> {
+  const [flag, favorites] = await Promise.all([
+    reads.read(`flag\u0000${name}`, async () => {
+      const row = await loadFlagView(deps.database.db, name);
+      return row ? toFlag(row, false) : null;
+    }),
+    favoriteFlags(deps, reads, by),
+  ]);
   if (!flag || flag.project !== projectId) throw notInProject(name, projectId, flag?.project);
-  return flag;
+  return favorites.has(name) ? { ...flag, favorite: true } : flag;
 }
 
 export function notInProject(name: string, projectId: string, actualProject: string | undefined) {
@@ -167,7 +177,7 @@ export async function updateFlagMetadata(
   if (input.name !== undefined && input.name !== name) {
     throw invalidField('/body/name', 'Cannot change the name of a feature flag.');
   }
-  return transaction(deps.database.db, async (tx) => {
+  await transaction(deps.database.db, async (tx) => {
     const before = await lockFlag(tx, name);
     if (!before || before.project !== projectId) throw notInProject(name, projectId, before?.project);
     const now = deps.now();
@@ -199,8 +209,10 @@ export async function updateFlagMetadata(
       });
     }
     await recordArchiveChange(tx, before, after, by, now);
-    return readFlag(tx, name);
   });
+  // Read after the commit, so the flag's row lock is not held while the (larger) view is built:
+  // concurrent writers to one flag wait for less. The answer shows this change (and any later one).
+  return readFlag(deps.database.db, name);
 }
 
 /**

@@ -23,7 +23,7 @@ export const listingRoutes = (deps: Deps, reads: ReadCache) =>
           response: { 200: ProjectFlagsSchema, ...errorResponses(400, 401, 403, 404) },
         },
       },
-      async (request) => listProjectFlags(deps, reads, request.params.projectId),
+      async (request) => listProjectFlags(deps, reads, request.params.projectId, request.principal),
     );
 
     app.get(

@@ -1,6 +1,8 @@
 import type { Deps } from '../../deps.js';
+import type { Principal } from '../../platform/http/auth.js';
 import { notFound } from '../../platform/http/errors.js';
 import type { ReadCache } from '../../platform/read-cache.js';
+import { favoriteFlags } from './favorites.service.js';
 import type { Flag } from './flags.schemas.js';
 import { toFlag } from './flags.view.js';
 import type { ProjectFlags } from './listing.schemas.js';
@@ -13,10 +15,18 @@ export async function listProjectFlags(
   deps: Deps,
   reads: ReadCache,
   projectId: string,
+  by: Principal | null,
 ): Promise<ProjectFlags> {
-  const list = await reads.read(`project-flags\u0000${projectId}`, () => buildProjectFlags(deps, projectId));
+  const [list, favorites] = await Promise.all([
+    reads.read(`project-flags\u0000${projectId}`, () => buildProjectFlags(deps, projectId)),
+    favoriteFlags(deps, reads, by),
+  ]);
   if (!list) throw projectNotFound(projectId);
-  return list;
+  if (favorites.size === 0) return list;
+  return {
+    ...list,
+    features: list.features.map((f) => (favorites.has(f.name) ? { ...f, favorite: true } : f)),
+  };
 }
 
 async function buildProjectFlags(deps: Deps, projectId: string): Promise<ProjectFlags | null> {

@@ -4,6 +4,7 @@ import { actor } from '../../platform/http/auth.js';
 import { routes } from '../../platform/http/routes.js';
 import { errorResponses } from '../../platform/http/schemas.js';
 import { CreateStrategyBody } from '../strategies/index.js';
+import { accessRoutes } from './access.routes.js';
 import { getProjectOverview, listProjects } from './overview.service.js';
 import {
   addEnvironmentToProject,
@@ -36,6 +37,7 @@ const tags = ['Projects'];
 
 export const projectRoutes = (deps: Deps) =>
   routes(async (app) => {
+    await app.register(accessRoutes(deps));
     app.get(
       '/api/admin/projects',
       {

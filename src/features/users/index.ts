@@ -1,8 +1,18 @@
 // biome-ignore-all assist/source/organizeImports: schemas first (docs/architecture.md, dependency rules).
-export { UserSchema } from './users.schemas.js';
+export { type User, UserSchema } from './users.schemas.js';
 export { userRoutes } from './users.routes.js';
 export { sessionRoutes } from './sessions.routes.js';
-export { SESSION_COOKIE, PAT_PREFIX, userResolver } from './users.auth.js';
+export { serviceAccountRoutes } from './service-accounts.routes.js';
+export { hashSecret, PAT_PREFIX, SESSION_COOKIE, userResolver } from './users.auth.js';
 export { ensureAdminUser } from './users.init.js';
-export { addProjectOwner } from './users.store.js';
+export {
+  addProjectOwner,
+  findUsers,
+  insertUser,
+  toUser,
+  type UserRow,
+  userEventData,
+} from './users.store.js';
 export { sessionTtlMs } from './sessions.service.js';
+export { checkPassword } from './users.service.js';
+export { hashPassword, verifyPassword } from './password.hash.js';

@@ -6,7 +6,8 @@ import { appendEvent } from '../events/index.js';
 import { deletePat, insertPat, listPats, type PatRow } from './sessions.store.js';
 import { hashSecret, newPatSecret } from './users.auth.js';
 
-const toPat = (row: PatRow) => ({
+/** The API shape of a token (never its secret or hash). */
+export const toPat = (row: PatRow) => ({
   id: row.id,
   description: row.description ?? '',
   expiresAt: (row.expires_at as Date).toISOString(),

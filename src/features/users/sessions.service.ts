@@ -1,6 +1,7 @@
 import type { Deps } from '../../deps.js';
 import { transaction } from '../../platform/db/index.js';
 import { AppError } from '../../platform/http/errors.js';
+import { noteUnloggedChange } from '../events/index.js';
 import { verifyPassword } from './password.hash.js';
 import { deleteExpiredSessions, deleteSession, insertSession } from './sessions.store.js';
 import { hashSecret, newSessionSecret } from './users.auth.js';
@@ -39,11 +40,14 @@ export async function login(
   await transaction(db, async (tx) => {
     await recordLogin(tx, row.id, true, now);
     await insertSession(tx, hashSecret(secret), row.id, expiresAt);
-    await deleteExpiredSessions(tx, now);
+    await deleteExpiredSessions(tx, row.id, now);
   });
   return { user: toUser({ ...row, login_attempts: 0, seen_at: now }), secret, expiresAt };
 }
 
 export async function logout(deps: Deps, secret: string | undefined): Promise<void> {
-  if (secret) await deleteSession(deps.database.db, hashSecret(secret));
+  if (!secret) return;
+  await deleteSession(deps.database.db, hashSecret(secret));
+  // Sessions are read through the read cache: the version moves, so every instance sees the end.
+  await noteUnloggedChange(deps.database.db);
 }

@@ -35,8 +35,9 @@ export async function deleteUserSessions(db: Db, userId: number, keep?: string):
   await query.execute();
 }
 
-export async function deleteExpiredSessions(db: Db, now: Date): Promise<void> {
-  await db.deleteFrom('user_sessions').where('expires_at', '<=', now).execute();
+/** The user's expired sessions (tidied at each login, through the user index). */
+export async function deleteExpiredSessions(db: Db, userId: number, now: Date): Promise<void> {
+  await db.deleteFrom('user_sessions').where('user_id', '=', userId).where('expires_at', '<=', now).execute();
 }
 
 export interface PatRow {

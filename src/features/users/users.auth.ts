@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { Db } from '../../platform/db/index.js';
 import type { Principal } from '../../platform/http/auth.js';
 import type { ReadCache } from '../../platform/read-cache.js';
+import { noteUnloggedChange } from '../events/index.js';
 import { extendSession, findPat, findSession } from './sessions.store.js';
 import { findUser, loadGrants } from './users.store.js';
 
@@ -18,9 +19,11 @@ export const userDisplayName = (u: { id: number; email: string | null; username:
   u.email ?? u.username ?? `user-${u.id}`;
 
 /**
- * Resolves sessions and personal access tokens to the user they belong to. The user and their
- * permissions are read through the read cache (one shared version probe): a role change, a
- * deletion or a new project role records an event, so it applies on every instance at once.
+ * Resolves sessions and personal access tokens to the user they belong to. The session or token,
+ * the user and their permissions are read through the read cache (one version probe per
+ * request): a role change, a deletion, a new project role or a deleted token records an event,
+ * and ending or extending a session moves the version (`noteUnloggedChange`), so each applies on
+ * every instance at once.
  */
 export function userResolver(db: Db, reads: ReadCache, now: () => Date, sessionTtlMs: number) {
   const principal = (userId: number) =>
@@ -38,16 +41,19 @@ export function userResolver(db: Db, reads: ReadCache, now: () => Date, sessionT
   return {
     async session(secret: string): Promise<Principal | null> {
       const hash = hashSecret(secret);
-      const row = await findSession(db, hash);
+      const row = await reads.read(`session\u0000${hash}`, async () => (await findSession(db, hash)) ?? null);
       const at = now().getTime();
       if (!row || row.expires_at.getTime() <= at) return null;
       // Sliding expiry: a session used in the second half of its life gets a full period again.
-      if (row.expires_at.getTime() - at < sessionTtlMs / 2)
+      if (row.expires_at.getTime() - at < sessionTtlMs / 2) {
         await extendSession(db, hash, new Date(at + sessionTtlMs));
+        await noteUnloggedChange(db);
+      }
       return principal(row.user_id);
     },
     async pat(secret: string): Promise<Principal | null> {
-      const row = await findPat(db, hashSecret(secret));
+      const hash = hashSecret(secret);
+      const row = await reads.read(`pat\u0000${hash}`, async () => (await findPat(db, hash)) ?? null);
       if (!row || (row.expires_at && row.expires_at.getTime() <= now().getTime())) return null;
       return principal(row.user_id);
     },

@@ -5,7 +5,10 @@ export const RoleSchema = Type.Object(
   {
     id: Type.Integer({ description: 'Role id.', examples: [2] }),
     name: Type.String({ description: 'Role name.', examples: ['Editor'] }),
-    type: Type.String({ description: '`root` (instance-wide) or `project`.', examples: ['root'] }),
+    type: Type.String({
+      description: '`root` or `root-custom` (instance-wide), `project` or `custom` (per project).',
+      examples: ['root'],
+    }),
     description: Type.String({ description: 'What the role allows.' }),
   },
   { description: 'A role: a named set of permissions.' },
@@ -34,7 +37,11 @@ export type User = Static<typeof UserSchema>;
 const RootRoleInput = Type.Union(
   [
     Type.Integer({ minimum: 1, description: 'A root role id.' }),
-    Type.String({ minLength: 1, maxLength: 100, description: 'A root role name (Admin, Editor, Viewer).' }),
+    Type.String({
+      minLength: 1,
+      maxLength: 100,
+      description: 'A root role name (Admin, Editor, Viewer or a custom root role).',
+    }),
   ],
   { description: 'The root role, by id or name.', examples: ['Editor'] },
 );

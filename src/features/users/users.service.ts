@@ -52,8 +52,11 @@ export async function getUser(db: Db, id: number): Promise<User> {
   return toUser(row);
 }
 
-/** A root role by id or name (any letter case); 400 when there is none. */
-async function rootRoleId(db: Db, role: number | string): Promise<number> {
+/**
+ * A root role by id or name (any letter case): a built-in one or a custom root role
+ * (`root-custom`, see the roles slice); 400 when there is none, and for project roles.
+ */
+export async function rootRoleId(db: Db, role: number | string): Promise<number> {
   const roles = await listRoles(db, 'root');
   const found = roles.find((r) =>
     typeof role === 'number' ? r.id === role : r.name.toLowerCase() === role.trim().toLowerCase(),

@@ -67,14 +67,27 @@ export const userEventData = (row: UserRow) => ({
 
 const users = (db: Db) => db.selectFrom('users').select(USER_COLUMNS).where('deleted_at', 'is', null);
 
-export function listUsers(db: Db): Promise<UserRow[]> {
-  return users(db).orderBy('id').execute();
+/**
+ * People (the default) or service accounts, by id. People and service accounts are listed apart,
+ * as Unleash does: `/api/admin/user-admin` lists people, `/api/admin/service-account` the others.
+ */
+export function listUsers(db: Db, accounts: 'people' | 'service-accounts' = 'people'): Promise<UserRow[]> {
+  return users(db)
+    .where('is_service', '=', accounts === 'service-accounts')
+    .orderBy('id')
+    .execute();
 }
 
 export async function findUser(db: Db, id: number, lock = false): Promise<UserRow | undefined> {
   let query = users(db).where('id', '=', id);
   if (lock) query = query.forUpdate();
   return query.executeTakeFirst();
+}
+
+/** The users with these ids that exist (in id order). */
+export function findUsers(db: Db, ids: number[]): Promise<UserRow[]> {
+  if (ids.length === 0) return Promise.resolve([]);
+  return users(db).where('id', 'in', ids).orderBy('id').execute();
 }
 
 /** By username or email, in any letter case. */
@@ -167,18 +180,19 @@ export interface RoleRow {
   description: string | null;
 }
 
+/** Root roles (built-in and custom root roles) or project roles (built-in and custom), by id. */
 export function listRoles(db: Db, type: 'root' | 'project'): Promise<RoleRow[]> {
   return db
     .selectFrom('roles')
     .select(['id', 'name', 'type', 'description'])
-    .where('type', '=', type)
+    .where('type', 'in', type === 'root' ? ['root', 'root-custom'] : ['project', 'custom'])
     .orderBy('id')
     .execute();
 }
 
 /**
- * A user's permissions: their root role's grants, and the grants of the project roles they hold
- * in each project (groups add theirs here once they exist).
+ * A user's permissions: their root role's grants, the grants of the project roles they hold in
+ * each project, and the same of every group they belong to (a group's root role, its project roles).
  */
 export async function loadGrants(db: Db, userId: number): Promise<Grant[]> {
   const { rows } = await sql<{ permission: string; project: string | null; environment: string | null }>`
@@ -189,6 +203,14 @@ export async function loadGrants(db: Db, userId: number): Promise<Grant[]> {
     SELECT rp.permission, ru.project, nullif(rp.environment, '') AS environment
     FROM role_user ru JOIN role_permissions rp ON rp.role_id = ru.role_id
     WHERE ru.user_id = ${userId}
+    UNION
+    SELECT rp.permission, nullif(rp.project, '') AS project, nullif(rp.environment, '') AS environment
+    FROM group_user gu JOIN groups g ON g.id = gu.group_id JOIN role_permissions rp ON rp.role_id = g.root_role_id
+    WHERE gu.user_id = ${userId}
+    UNION
+    SELECT rp.permission, gr.project, nullif(rp.environment, '') AS environment
+    FROM group_user gu JOIN group_role gr ON gr.group_id = gu.group_id JOIN role_permissions rp ON rp.role_id = gr.role_id
+    WHERE gu.user_id = ${userId}
     ORDER BY 1, 2, 3`.execute(db);
   return rows.map((r) => ({
     permission: r.permission as Permission,

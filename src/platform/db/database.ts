@@ -56,7 +56,10 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
 // WebAssembly build, which saves start-up time and memory.
 async function openPglite(options: DatabaseOptions): Promise<Database> {
   const { PGlite } = await import('@electric-sql/pglite');
+  // pg_trgm (flag search, migrations/0010): PGlite takes extensions only when it opens.
+  const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
   const pglite = await PGlite.create({
+    extensions: { pg_trgm },
     ...(options.dataDir ? { dataDir: options.dataDir } : {}),
     ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
     parsers: { [INT8_OID]: (value: string) => Number(value) },

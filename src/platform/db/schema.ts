@@ -219,6 +219,33 @@ export interface PersonalAccessTokensTable {
   created_at: Timestamp;
 }
 
+export interface GroupsTable {
+  id: Generated<number>;
+  name: string;
+  description: string | null;
+  mappings_sso: JsonDefault<string[]>;
+  root_role_id: number | null;
+  scim_id: string | null;
+  created_by: string | null;
+  created_at: Timestamp;
+}
+
+export interface GroupUserTable {
+  group_id: number;
+  user_id: number;
+  created_by: string | null;
+  created_at: Timestamp;
+}
+
+/** Project roles of groups. */
+export interface GroupRoleTable {
+  group_id: number;
+  role_id: number;
+  project: string;
+  created_by: string | null;
+  created_at: Timestamp;
+}
+
 export interface TagTypesTable {
   name: string;
   description: string | null;
@@ -249,6 +276,25 @@ export interface ContextFieldsTable {
   created_at: Timestamp;
 }
 
+/** Invite links; only the SHA-256 hash of the secret is stored (migrations/0007_invite_links.sql). */
+export interface PublicSignupTokensTable {
+  secret_hash: string;
+  display_prefix: string;
+  name: string;
+  expires_at: Date;
+  enabled: Generated<boolean>;
+  role_id: number;
+  created_by: string | null;
+  created_at: Timestamp;
+}
+
+/** Who signed up with which invite link. */
+export interface PublicSignupTokensUserTable {
+  secret_hash: string;
+  user_id: number;
+  created_at: Timestamp;
+}
+
 export interface DB {
   environments: EnvironmentsTable;
   projects: ProjectsTable;
@@ -270,9 +316,14 @@ export interface DB {
   event_counts: EventCountsTable;
   api_tokens: ApiTokensTable;
   users: UsersTable;
+  groups: GroupsTable;
+  group_user: GroupUserTable;
+  group_role: GroupRoleTable;
   roles: RolesTable;
   role_permissions: RolePermissionsTable;
   role_user: RoleUserTable;
   user_sessions: UserSessionsTable;
   personal_access_tokens: PersonalAccessTokensTable;
+  public_signup_tokens: PublicSignupTokensTable;
+  public_signup_tokens_user: PublicSignupTokensUserTable;
 }

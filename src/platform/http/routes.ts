@@ -74,3 +74,10 @@ export function routes(register: (app: RoutesApp) => Promise<void>): FastifyPlug
 
 /** Answers with the status and no body at all, as Unleash does for some operations. */
 export const sendEmpty = (reply: FastifyReply, code: number) => reply.code(code).send();
+
+/**
+ * Sends JSON that the route's own serialiser already produced (`reply.serialize`), e.g. kept in
+ * the read cache, so it is not serialised again.
+ */
+export const sendSerialized = (reply: FastifyReply, json: string) =>
+  reply.type('application/json; charset=utf-8').send(json);

@@ -1,0 +1,329 @@
+import {
+  DummyDriver,
+  Kysely,
+  PostgresAdapter,
+  PostgresIntrospector,
+  PostgresQueryCompiler,
+  type RawBuilder,
+  sql,
+} from 'kysely';
+import type { DB } from '../../platform/db/schema.js';
+import type { IsFilter, SearchRequest, SetFilter } from './search.query.js';
+
+/** One search item as the statement builds it (timestamps as PostgreSQL's JSON text). */
+export interface SearchItemRow {
+  name: string;
+  type: string;
+  description: string | null;
+  project: string;
+  stale: boolean;
+  impressionData: boolean;
+  createdAt: string | null;
+  archivedAt: string | null;
+  favorite: boolean;
+  dependencyType: 'parent' | 'child' | null;
+  createdBy: { id: number | null; name: string | null; email: string | null; username: string | null };
+  segments: string[];
+  tags: { type: string; value: string }[];
+  lifecycle: { stage: string; status: string | null; enteredStageAt: string } | null;
+  environments: {
+    name: string;
+    enabled: boolean;
+    type: string;
+    sortOrder: number;
+    variantCount: number;
+    lastSeenAt: string | null;
+    hasStrategies: boolean;
+    hasEnabledStrategies: boolean;
+    yes: number;
+    no: number;
+  }[];
+}
+
+type Sql = RawBuilder<unknown>;
+
+/** The caller, for favorites: only people have them. */
+export interface SearchContext {
+  userId: number | null;
+  /** Metrics newer than this count as "the last hour". */
+  metricsSince: Date;
+}
+
+const STAGE_ORDER = sql`array['initial','pre-live','live','completed','archived']::text[]`;
+
+/** The flag's current lifecycle stage: its latest row, `initial` when it has none. */
+const currentStage = sql`coalesce((SELECT l.stage FROM feature_lifecycles l WHERE l.feature_name = f.name
+  ORDER BY l.created_at DESC, array_position(${STAGE_ORDER}, l.stage) DESC LIMIT 1), 'initial')`;
+
+/** Last seen in any environment (metrics), else the flag-level value. */
+const lastSeen = sql`greatest((SELECT max(fe.last_seen_at) FROM feature_environments fe
+  WHERE fe.feature_name = f.name), f.last_seen_at)`;
+
+const isIn = <T>(column: Sql, filter: IsFilter<T>, cast: string) => {
+  const any = sql`${column} = ANY(${filter.values}::${sql.raw(cast)})`;
+  return filter.include ? any : sql`NOT coalesce(${any}, false)`;
+};
+
+/** A set filter over "the flags having one of these" (`having`) with the per-flag match count. */
+function setCondition<T>(
+  filter: SetFilter<T>,
+  having: (values: T[]) => Sql,
+  havingAll: (values: T[]) => Sql,
+) {
+  switch (filter.match) {
+    case 'any':
+      return sql`f.name IN (${having(filter.values)})`;
+    case 'none':
+      return sql`f.name NOT IN (${having(filter.values)})`;
+    case 'all':
+      return sql`f.name IN (${havingAll(filter.values)})`;
+    case 'notAll':
+      return sql`f.name NOT IN (${havingAll(filter.values)})`;
+  }
+}
+
+const tagRows = (tags: { type: string; value: string }[]) =>
+  sql`SELECT t.feature_name FROM feature_tag t
+    WHERE (t.tag_type, t.tag_value) IN (SELECT * FROM unnest(${tags.map((t) => t.type)}::text[], ${tags.map((t) => t.value)}::text[]))`;
+
+const segmentRows = (names: string[]) =>
+  sql`SELECT s.feature_name FROM feature_strategies s
+    JOIN feature_strategy_segment fss ON fss.feature_strategy_id = s.id
+    JOIN segments sg ON sg.id = fss.segment_id
+    WHERE sg.name = ANY(${names}::text[])`;
+
+const favorites = (userId: number) =>
+  sql`SELECT ff.feature_name FROM favorite_features ff WHERE ff.user_id = ${userId}`;
+
+/** Every condition of the request, AND-ed; the same text serves the page and the total. */
+function conditions(r: SearchRequest, ctx: SearchContext): Sql {
+  const where: Sql[] = [];
+  // Active flags unless the archive is asked for (archived=IS:true or lifecycle includes it).
+  if (r.archived) {
+    where.push(sql`f.archived_at IS NOT NULL`);
+    if (r.lifecycle) where.push(isIn(currentStage, r.lifecycle, 'text[]'));
+  } else if (r.lifecycle?.include && r.lifecycle.values.includes('archived')) {
+    const others = r.lifecycle.values.filter((s) => s !== 'archived');
+    where.push(
+      others.length > 0
+        ? sql`(f.archived_at IS NOT NULL OR (f.archived_at IS NULL AND ${currentStage} = ANY(${others}::text[])))`
+        : sql`f.archived_at IS NOT NULL`,
+    );
+  } else {
+    where.push(sql`f.archived_at IS NULL`);
+    if (r.lifecycle) where.push(isIn(currentStage, r.lifecycle, 'text[]'));
+  }
+  if (r.patterns.length > 0) {
+    // One set of names per term, each served by a trigram index; a flag matching any term is in.
+    const branches = r.patterns.map(
+      (p) => sql`SELECT x.name FROM features x WHERE x.name ILIKE ${p} OR x.description ILIKE ${p}
+        UNION SELECT t.feature_name FROM feature_tag t WHERE (t.tag_type || ':' || t.tag_value) ILIKE ${p}`,
+    );
+    where.push(sql`f.name IN (${sql.join(branches, sql` UNION `)})`);
+  }
+  if (r.project) where.push(isIn(sql`f.project`, r.project, 'text[]'));
+  if (r.type) where.push(isIn(sql`f.type`, r.type, 'text[]'));
+  if (r.createdBy) where.push(isIn(sql`f.created_by_user_id`, r.createdBy, 'int[]'));
+  if (r.state) {
+    const each = r.state.values.map((s) =>
+      s === 'active'
+        ? sql`NOT f.stale`
+        : s === 'stale'
+          ? sql`f.stale`
+          : sql`(NOT f.stale AND f.potentially_stale)`,
+    );
+    const any = sql`(${sql.join(each, sql` OR `)})`;
+    where.push(r.state.include ? any : sql`NOT ${any}`);
+  }
+  if (r.tag) {
+    where.push(
+      setCondition(
+        r.tag,
+        tagRows,
+        (tags) => sql`${tagRows(tags)} GROUP BY t.feature_name HAVING count(*) = ${tags.length}`,
+      ),
+    );
+  }
+  if (r.segment) {
+    where.push(
+      setCondition(
+        r.segment,
+        segmentRows,
+        (names) =>
+          sql`${segmentRows(names)} GROUP BY s.feature_name HAVING count(DISTINCT sg.name) = ${names.length}`,
+      ),
+    );
+  }
+  if (r.status) {
+    where.push(sql`f.name IN (SELECT fe.feature_name FROM feature_environments fe
+      JOIN unnest(${r.status.map((s) => s.environment)}::text[], ${r.status.map((s) => s.enabled)}::boolean[]) AS st(env, enabled)
+        ON fe.environment = st.env AND fe.enabled = st.enabled)`);
+  }
+  if (r.createdAt) {
+    where.push(
+      r.createdAt.before ? sql`f.created_at < ${r.createdAt.date}` : sql`f.created_at >= ${r.createdAt.date}`,
+    );
+  }
+  if (r.lastSeenAt) {
+    where.push(
+      r.lastSeenAt.before
+        ? sql`${lastSeen} < ${r.lastSeenAt.date}`
+        : sql`${lastSeen} >= ${r.lastSeenAt.date}`,
+    );
+  }
+  if (r.favorite !== undefined) {
+    if (ctx.userId === null) {
+      if (r.favorite) where.push(sql`false`);
+    } else {
+      where.push(
+        r.favorite
+          ? sql`f.name IN (${favorites(ctx.userId)})`
+          : sql`f.name NOT IN (${favorites(ctx.userId)})`,
+      );
+    }
+  }
+  return sql.join(where, sql` AND `);
+}
+
+interface SortKey {
+  expr: Sql;
+  /** Always ascending, whatever `sortOrder` says (groups such as "favorites first"). */
+  fixed?: boolean;
+}
+
+/** The ORDER BY keys: the sort, then created_at and name so that no two flags tie (stable pages). */
+function sortKeys(r: SearchRequest, ctx: SearchContext): SortKey[] {
+  const keys: SortKey[] = [];
+  if (r.favoritesFirst && ctx.userId !== null) {
+    keys.push({ expr: sql`(CASE WHEN f.name IN (${favorites(ctx.userId)}) THEN 0 ELSE 1 END)`, fixed: true });
+  }
+  const tail = [{ expr: sql`f.created_at` }, { expr: sql`f.name` }];
+  switch (r.sort.by) {
+    case 'name':
+      return [...keys, { expr: sql`f.name` }];
+    case 'createdAt':
+      return [...keys, ...tail];
+    case 'type':
+      return [...keys, { expr: sql`f.type` }, ...tail];
+    case 'project':
+      return [...keys, { expr: sql`f.project` }, ...tail];
+    case 'stale':
+      return [...keys, { expr: sql`f.stale` }, ...tail];
+    case 'lastSeenAt':
+      // Never-seen flags last both ways.
+      return [
+        ...keys,
+        { expr: sql`(CASE WHEN ${lastSeen} IS NULL THEN 1 ELSE 0 END)`, fixed: true },
+        { expr: lastSeen },
+        ...tail,
+      ];
+    case 'environment': {
+      // asc: enabled, then disabled; desc: disabled, then enabled; flags without it last.
+      const [on, off] = r.descending ? [1, 0] : [0, 1];
+      const group = sql`coalesce((SELECT CASE WHEN fe.enabled THEN ${sql.lit(on)} ELSE ${sql.lit(off)} END
+        FROM feature_environments fe WHERE fe.feature_name = f.name AND fe.environment = ${r.sort.environment}), 2)`;
+      return [...keys, { expr: group, fixed: true }, ...tail];
+    }
+  }
+}
+
+const direction = (key: SortKey, descending: boolean) => sql.raw(!key.fixed && descending ? 'DESC' : 'ASC');
+
+/**
+ * The page and the number of all matches in one statement: one row, `total` and the page as a JSON
+ * array. The total and the page are separate subqueries with the same conditions, so each gets its
+ * own plan (an index-only count; an index scan in sort order that stops after the page).
+ */
+export async function searchFlags(
+  db: Kysely<DB>,
+  r: SearchRequest,
+  ctx: SearchContext,
+): Promise<{ total: number; features: SearchItemRow[] }> {
+  const result = await searchStatement(r, ctx).execute(db);
+  const row = result.rows[0];
+  return { total: Number(row?.total ?? 0), features: row?.features ?? [] };
+}
+
+/** Compiles without a database: SQL text and parameters, for EXPLAIN in the benchmark. */
+const compiler = new Kysely<DB>({
+  dialect: {
+    createAdapter: () => new PostgresAdapter(),
+    createDriver: () => new DummyDriver(),
+    createIntrospector: (db) => new PostgresIntrospector(db),
+    createQueryCompiler: () => new PostgresQueryCompiler(),
+  },
+});
+export function compileSearch(
+  r: SearchRequest,
+  ctx: SearchContext,
+): { sql: string; parameters: readonly unknown[] } {
+  return searchStatement(r, ctx).compile(compiler);
+}
+
+function searchStatement(r: SearchRequest, ctx: SearchContext) {
+  const where = conditions(r, ctx);
+  const keys = sortKeys(r, ctx);
+  const keyColumns = sql.join(keys.map((k, i) => sql`${k.expr} AS ${sql.ref(`k${i}`)}`));
+  const order = sql.join(keys.map((k) => sql`${k.expr} ${direction(k, r.descending)}`));
+  const pageOrder = sql.join(keys.map((k, i) => sql`${sql.ref(`p.k${i}`)} ${direction(k, r.descending)}`));
+  const favorite =
+    ctx.userId === null
+      ? sql`false`
+      : sql`EXISTS (SELECT 1 FROM favorite_features ff WHERE ff.feature_name = f.name AND ff.user_id = ${ctx.userId})`;
+  return sql<{ total: number; features: SearchItemRow[] }>`
+    SELECT
+      (SELECT count(*) FROM features f WHERE ${where})::int AS total,
+      coalesce((SELECT json_agg(json_build_object(
+        'name', f.name,
+        'type', f.type,
+        'description', f.description,
+        'project', f.project,
+        'stale', f.stale,
+        'impressionData', f.impression_data,
+        'createdAt', f.created_at,
+        'archivedAt', f.archived_at,
+        'favorite', ${favorite},
+        'dependencyType', CASE
+          WHEN EXISTS (SELECT 1 FROM feature_dependencies d WHERE d.child = f.name) THEN 'child'
+          WHEN EXISTS (SELECT 1 FROM feature_dependencies d WHERE d.parent = f.name) THEN 'parent' END,
+        'createdBy', json_build_object('id', f.created_by_user_id,
+          'name', coalesce(u.name, u.username, u.email, f.created_by_name),
+          'email', u.email, 'username', u.username),
+        'segments', coalesce((SELECT json_agg(DISTINCT sg.name ORDER BY sg.name)
+          FROM feature_strategies s
+          JOIN feature_strategy_segment fss ON fss.feature_strategy_id = s.id
+          JOIN segments sg ON sg.id = fss.segment_id
+          WHERE s.feature_name = f.name), '[]'::json),
+        'tags', coalesce((SELECT json_agg(json_build_object('type', t.tag_type, 'value', t.tag_value)
+          ORDER BY t.tag_type, t.tag_value) FROM feature_tag t WHERE t.feature_name = f.name), '[]'::json),
+        'lifecycle', (SELECT json_build_object('stage', l.stage, 'status', l.status, 'enteredStageAt', l.created_at)
+          FROM feature_lifecycles l WHERE l.feature_name = f.name
+          ORDER BY l.created_at DESC, array_position(${STAGE_ORDER}, l.stage) DESC LIMIT 1),
+        'environments', coalesce((SELECT json_agg(json_build_object(
+            'name', fe.environment,
+            'enabled', fe.enabled,
+            'type', e.type,
+            'sortOrder', e.sort_order,
+            'variantCount', jsonb_array_length(fe.variants),
+            'lastSeenAt', fe.last_seen_at,
+            'hasStrategies', EXISTS (SELECT 1 FROM feature_strategies s
+              WHERE s.feature_name = f.name AND s.environment = fe.environment),
+            'hasEnabledStrategies', EXISTS (SELECT 1 FROM feature_strategies s
+              WHERE s.feature_name = f.name AND s.environment = fe.environment AND NOT s.disabled),
+            'yes', coalesce(m.yes, 0),
+            'no', coalesce(m.no, 0)
+          ) ORDER BY e.sort_order, e.name)
+          FROM feature_environments fe
+          JOIN environments e ON e.name = fe.environment
+          JOIN project_environments pe ON pe.environment_name = fe.environment AND pe.project_id = f.project
+          LEFT JOIN LATERAL (SELECT sum(c.yes) AS yes, sum(c.no) AS no FROM client_metrics_env c
+            WHERE c.feature_name = f.name AND c.environment = fe.environment
+              AND c.timestamp >= ${ctx.metricsSince}) m ON true
+          WHERE fe.feature_name = f.name), '[]'::json)
+      ) ORDER BY ${pageOrder})
+      FROM (SELECT f.name, ${keyColumns} FROM features f WHERE ${where}
+            ORDER BY ${order} LIMIT ${r.limit} OFFSET ${r.offset}) p
+      JOIN features f ON f.name = p.name
+      LEFT JOIN users u ON u.id = f.created_by_user_id), '[]'::json) AS features
+  `;
+}
