@@ -109,14 +109,28 @@ function datasetSql(): string[] {
        CASE WHEN hashtext(f.name || pe.environment_name || 'seen') % 10 < 3
          THEN timestamptz '2026-01-01' + (abs(hashtext(f.name || pe.environment_name)) % 1000000) * interval '1 second' END
      FROM features f JOIN project_environments pe ON pe.project_id = f.project WHERE f.created_by_name = 'bench';`,
-    `INSERT INTO feature_lifecycles (feature_name, stage, created_at)
+    // As metrics keep it (markFlagsSeen): the flag's last-seen time is the latest of its environments.
+    `UPDATE features f SET last_seen_at = s.seen
+     FROM (SELECT feature_name, max(last_seen_at) AS seen FROM feature_environments
+           WHERE last_seen_at IS NOT NULL GROUP BY feature_name) s
+     WHERE s.feature_name = f.name AND (f.last_seen_at IS NULL OR f.last_seen_at < s.seen);`,
+    // Lifecycle rows in bulk without the per-row trigger, then the current stage set-based, as the
+    // trigger would leave it (migrations/0011_search_columns.sql).
+    `SET session_replication_role = replica;
+     INSERT INTO feature_lifecycles (feature_name, stage, created_at)
        SELECT name, 'initial', created_at FROM features WHERE created_by_name = 'bench';
      INSERT INTO feature_lifecycles (feature_name, stage, created_at)
        SELECT name, 'pre-live', created_at + interval '1 day' FROM features WHERE created_by_name = 'bench' AND length(name) % 3 <> 0;
      INSERT INTO feature_lifecycles (feature_name, stage, created_at)
        SELECT name, 'live', created_at + interval '2 days' FROM features WHERE created_by_name = 'bench' AND length(name) % 3 = 1;
      INSERT INTO feature_lifecycles (feature_name, stage, created_at)
-       SELECT name, 'archived', archived_at FROM features WHERE archived_at IS NOT NULL;`,
+       SELECT name, 'archived', archived_at FROM features WHERE archived_at IS NOT NULL;
+     SET session_replication_role = origin;
+     UPDATE features f SET lifecycle_stage = s.stage FROM (
+       SELECT DISTINCT ON (feature_name) feature_name, stage FROM feature_lifecycles
+       ORDER BY feature_name, created_at DESC,
+         array_position(array['initial','pre-live','live','completed','archived']::text[], stage) DESC) s
+     WHERE s.feature_name = f.name;`,
     `INSERT INTO feature_strategies (id, feature_name, environment, strategy_name, sort_order, disabled)
      SELECT md5(fe.feature_name || fe.environment), fe.feature_name, fe.environment, 'default', 0,
        hashtext(fe.feature_name) % 7 = 0

@@ -62,3 +62,12 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     ...overrides,
   };
 }
+
+/**
+ * Where people reach the service, without a trailing slash: PUBLIC_URL, else this machine's
+ * address (`http://localhost:<PORT><BASE_URI_PATH>`), which works only on this machine.
+ */
+export function publicUrl(config: Pick<Config, 'PUBLIC_URL' | 'PORT' | 'BASE_URI_PATH'>): string {
+  const base = config.PUBLIC_URL ?? `http://localhost:${config.PORT}${config.BASE_URI_PATH}`;
+  return base.replace(/\/+$/, '');
+}

@@ -3,6 +3,7 @@ import { transaction } from '../../platform/db/index.js';
 import type { Principal } from '../../platform/http/auth.js';
 import { notFound } from '../../platform/http/errors.js';
 import { noteUnloggedChange } from '../events/index.js';
+import { markFlagsSeen } from '../flags/index.js';
 import type { ConfigurationCache } from '../snapshot/index.js';
 import { buildClientPayload, type ClientPayload, supportsSegments } from './client-api.payload.js';
 import { addMetrics, upsertRegistration } from './client-api.store.js';
@@ -77,14 +78,15 @@ export async function recordMetrics(
     .slice(0, 10_000)
     .map(([flag, c]) => ({ flag, yes: c.yes, no: c.no }));
   // Counters and last-seen times together or not at all.
-  await transaction(deps.database.db, (tx) =>
-    addMetrics(tx, {
-      appName: body.appName,
-      environment: scopeOf(principal).environment,
-      hour,
-      counts,
-    }),
-  );
+  const environment = scopeOf(principal).environment;
+  await transaction(deps.database.db, async (tx) => {
+    await markFlagsSeen(
+      tx,
+      environment,
+      counts.map((c) => c.flag),
+    );
+    await addMetrics(tx, { appName: body.appName, environment, hour, counts });
+  });
   // Flags' last-seen times show in admin reads: move the change version (after the commit).
   if (counts.length > 0) await noteUnloggedChange(deps.database.db);
 }

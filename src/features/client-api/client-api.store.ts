@@ -30,8 +30,8 @@ export interface FlagCounts {
 }
 
 /**
- * Adds one metrics bucket to the hourly counters and marks the flags as seen. One statement per
- * table whatever the number of flags: the counts travel as one JSON array.
+ * Adds one metrics bucket to the hourly counters (one statement whatever the number of flags: the
+ * counts travel as one JSON array). The service marks the flags as seen (flags slice).
  */
 export async function addMetrics(
   db: Kysely<DB>,
@@ -44,9 +44,4 @@ export async function addMetrics(
     FROM jsonb_to_recordset(${counts}::jsonb) AS c(flag text, yes bigint, no bigint)
     ON CONFLICT (feature_name, app_name, environment, timestamp) DO UPDATE
       SET yes = client_metrics_env.yes + EXCLUDED.yes, no = client_metrics_env.no + EXCLUDED.no`.execute(db);
-  await sql`UPDATE feature_environments SET last_seen_at = now()
-    WHERE environment = ${m.environment}
-      AND feature_name IN (SELECT c.flag FROM jsonb_to_recordset(${counts}::jsonb) AS c(flag text))`.execute(
-    db,
-  );
 }

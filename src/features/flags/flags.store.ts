@@ -337,3 +337,19 @@ export function flagViewQuery(db: Kysely<DB>) {
 }
 
 export type FlagViewRow = NonNullable<Awaited<ReturnType<typeof loadFlagView>>>;
+
+/**
+ * Marks flags as seen by an SDK now, in one environment and on the flag itself (search filters
+ * and sorts by the flag's value). The flag rows are locked first, in name order, as every write
+ * to flags does (see lockFlag), so metrics and configuration changes cannot deadlock.
+ */
+export async function markFlagsSeen(db: Kysely<DB>, environment: string, names: string[]): Promise<void> {
+  if (names.length === 0) return;
+  const list = JSON.stringify(names);
+  await sql`UPDATE features SET last_seen_at = now()
+    WHERE name IN (SELECT name FROM features
+      WHERE name IN (SELECT jsonb_array_elements_text(${list}::jsonb)) ORDER BY name FOR UPDATE)`.execute(db);
+  await sql`UPDATE feature_environments SET last_seen_at = now()
+    WHERE environment = ${environment}
+      AND feature_name IN (SELECT jsonb_array_elements_text(${list}::jsonb))`.execute(db);
+}

@@ -12,5 +12,5 @@ export {
   StrategyVariantSchema,
 } from './flags.schemas.js';
 export { flagRoutes } from './flags.routes.js';
-export { findFlagArchivedState, lockFlag } from './flags.store.js';
+export { findFlagArchivedState, lockFlag, markFlagsSeen } from './flags.store.js';
 export { enterLiveStages } from './lifecycle.store.js';

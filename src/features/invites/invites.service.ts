@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { publicUrl } from '../../config.js';
 import type { Deps } from '../../deps.js';
 import { type Db, transaction } from '../../platform/db/index.js';
 import { sqlState } from '../../platform/db/pg-errors.js';
@@ -69,14 +70,8 @@ const SYSTEM: Principal = { name: 'unleash_system_user', userId: -1337, kind: 'u
 
 const displayPrefix = (secret: string) => `${secret.slice(0, 6)}…`;
 
-/** Where people reach the service; see the decisions above for the fallback. */
-function publicUrl(deps: Deps): string {
-  const base = deps.config.PUBLIC_URL ?? `http://localhost:${deps.config.PORT}${deps.config.BASE_URI_PATH}`;
-  return base.replace(/\/+$/, '');
-}
-
 const inviteUrl = (deps: Deps, secret: string) =>
-  `${publicUrl(deps)}/new-user?invite=${encodeURIComponent(secret)}`;
+  `${publicUrl(deps.config)}/new-user?invite=${encodeURIComponent(secret)}`;
 
 /** now + 1 calendar month in UTC; the day is clamped to the month's length (Jan 31 → Feb 28/29). */
 function oneMonthAfter(now: Date): Date {

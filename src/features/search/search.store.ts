@@ -51,13 +51,14 @@ export interface SearchContext {
 
 const STAGE_ORDER = sql`array['initial','pre-live','live','completed','archived']::text[]`;
 
-/** The flag's current lifecycle stage: its latest row, `initial` when it has none. */
-const currentStage = sql`coalesce((SELECT l.stage FROM feature_lifecycles l WHERE l.feature_name = f.name
-  ORDER BY l.created_at DESC, array_position(${STAGE_ORDER}, l.stage) DESC LIMIT 1), 'initial')`;
+/**
+ * The flag's current lifecycle stage (its latest lifecycle row, `initial` when it has none), kept
+ * on the flag by a trigger (migrations/0011_search_columns.sql), so the filter uses an index.
+ */
+const currentStage = sql`f.lifecycle_stage`;
 
-/** Last seen in any environment (metrics), else the flag-level value. */
-const lastSeen = sql`greatest((SELECT max(fe.last_seen_at) FROM feature_environments fe
-  WHERE fe.feature_name = f.name), f.last_seen_at)`;
+/** Last seen by an SDK in any environment: metrics write it on the flag too (markFlagsSeen). */
+const lastSeen = sql`f.last_seen_at`;
 
 const isIn = <T>(column: Sql, filter: IsFilter<T>, cast: string) => {
   const any = sql`${column} = ANY(${filter.values}::${sql.raw(cast)})`;
@@ -189,6 +190,8 @@ interface SortKey {
   expr: Sql;
   /** Always ascending, whatever `sortOrder` says (groups such as "favorites first"). */
   fixed?: boolean;
+  /** Nulls after every value in both directions. */
+  nullsLast?: boolean;
 }
 
 /** The ORDER BY keys: the sort, then created_at and name so that no two flags tie (stable pages). */
@@ -210,13 +213,8 @@ function sortKeys(r: SearchRequest, ctx: SearchContext): SortKey[] {
     case 'stale':
       return [...keys, { expr: sql`f.stale` }, ...tail];
     case 'lastSeenAt':
-      // Never-seen flags last both ways.
-      return [
-        ...keys,
-        { expr: sql`(CASE WHEN ${lastSeen} IS NULL THEN 1 ELSE 0 END)`, fixed: true },
-        { expr: lastSeen },
-        ...tail,
-      ];
+      // Never-seen flags last both ways (served by the two features_active_seen indexes).
+      return [...keys, { expr: lastSeen, nullsLast: true }, ...tail];
     case 'environment': {
       // asc: enabled, then disabled; desc: disabled, then enabled; flags without it last.
       const [on, off] = r.descending ? [1, 0] : [0, 1];
@@ -227,7 +225,8 @@ function sortKeys(r: SearchRequest, ctx: SearchContext): SortKey[] {
   }
 }
 
-const direction = (key: SortKey, descending: boolean) => sql.raw(!key.fixed && descending ? 'DESC' : 'ASC');
+const direction = (key: SortKey, descending: boolean) =>
+  sql.raw(`${!key.fixed && descending ? 'DESC' : 'ASC'}${key.nullsLast ? ' NULLS LAST' : ''}`);
 
 /**
  * The page and the number of all matches in one statement: one row, `total` and the page as a JSON

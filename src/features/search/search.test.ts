@@ -92,6 +92,9 @@ beforeAll(async () => {
     WHERE feature_name = 'alpha' AND environment = 'development'`);
   await sql(`UPDATE feature_environments SET last_seen_at = '2024-02-01T00:00:00Z'
     WHERE feature_name = 'charlie' AND environment = 'production'`);
+  // As metrics write it (markFlagsSeen): the flag's own value is the latest of its environments.
+  await sql(`UPDATE features f SET last_seen_at = (SELECT max(last_seen_at) FROM feature_environments fe
+    WHERE fe.feature_name = f.name) WHERE name IN ('alpha', 'charlie')`);
   await sql(`INSERT INTO client_metrics_env (feature_name, app_name, environment, timestamp, yes, no) VALUES
     ('alpha', 'app', 'development', now() - interval '10 minutes', 10, 2),
     ('alpha', 'other-app', 'development', now() - interval '20 minutes', 1, 1),
@@ -432,6 +435,8 @@ describe('GET /api/admin/search/features: paging', () => {
         SELECT f.name, e.environment, e.environment = 'development' AND right(f.name, 1) IN ('1', '4', '7'),
                CASE WHEN right(f.name, 1) = '2' THEN timestamptz '2024-02-01' + (right(f.name, 2) || ' minutes')::interval END
         FROM features f CROSS JOIN (VALUES ('development'), ('production')) e(environment);
+        UPDATE features f SET last_seen_at = (SELECT max(last_seen_at) FROM feature_environments fe
+          WHERE fe.feature_name = f.name) WHERE name LIKE 'page-%';
         INSERT INTO events (type, created_by) VALUES ('feature-created', 'test');
       `),
     );
@@ -469,5 +474,38 @@ describe('GET /api/admin/search/features: paging', () => {
     expect(past).toEqual({ features: [], total: COUNT });
     const dflt = (await p.send('GET', SEARCH)).json();
     expect(dflt.features).toHaveLength(50);
+  });
+});
+
+describe('lastSeenAt from real SDK metrics', () => {
+  it('a flag an SDK reports is found by lastSeenAt and sorted first by lastSeenAt desc', async () => {
+    const app = await startTestApp();
+    try {
+      await api(app).createFlag('default', { name: 'seen-by-sdk' });
+      await api(app).createFlag('default', { name: 'never-seen' });
+      const token = await configSql(app).addToken('client', ['*'], 'development');
+      const start = new Date().toISOString();
+      const metrics = await app.send(
+        'POST',
+        '/api/client/metrics',
+        {
+          appName: 'web',
+          instanceId: 'i1',
+          bucket: { start, stop: start, toggles: { 'seen-by-sdk': { yes: 1, no: 0 } } },
+        },
+        { authorization: token },
+      );
+      expect(metrics.statusCode).toBe(202);
+      const today = start.slice(0, 10);
+      const names = async (params: string) =>
+        (await app.send('GET', `/api/admin/search/features?${params}`))
+          .json()
+          .features.map((f: { name: string }) => f.name);
+      expect(await names(`lastSeenAt=IS_ON_OR_AFTER:${today}`)).toEqual(['seen-by-sdk']);
+      expect(await names('sortBy=lastSeenAt&sortOrder=desc')).toEqual(['seen-by-sdk', 'never-seen']);
+      expect(await names('sortBy=lastSeenAt&sortOrder=asc')).toEqual(['seen-by-sdk', 'never-seen']);
+    } finally {
+      await app.close();
+    }
   });
 });

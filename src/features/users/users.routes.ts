@@ -3,6 +3,7 @@ import type { Deps } from '../../deps.js';
 import { actor } from '../../platform/http/auth.js';
 import { routes } from '../../platform/http/routes.js';
 import { errorResponses, NoBody } from '../../platform/http/schemas.js';
+import { resetRoutes } from './reset.routes.js';
 import {
   CreateUserBody,
   PasswordBody,
@@ -26,6 +27,7 @@ const tags = ['Users'];
 /** User administration (`/api/admin/user-admin`, as Unleash) and the public password check. */
 export const userRoutes = (deps: Deps) =>
   routes(async (app) => {
+    await app.register(resetRoutes(deps));
     const db = deps.database.db;
 
     // The same check in two places: public (before signing in) and for a signed-in caller.
@@ -95,7 +97,7 @@ export const userRoutes = (deps: Deps) =>
         return reply
           .code(201)
           .header('Location', `${user.id}`)
-          .send({ ...user, emailSent: false, inviteLink: '' });
+          .send({ ...user, emailSent: false });
       },
     );
 

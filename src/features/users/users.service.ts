@@ -6,6 +6,8 @@ import { AppError, invalid, invalidField, nameExists, notFound } from '../../pla
 import { appendEvent } from '../events/index.js';
 import { hashPassword } from './password.hash.js';
 import { passwordProblems } from './password.policy.js';
+import { createResetLink, invalidLink } from './reset.service.js';
+import { findUsableResetToken, useResetTokens } from './reset.store.js';
 import { deleteUserSessions } from './sessions.store.js';
 import type { CreateUserInput, UpdateUserInput, User } from './users.schemas.js';
 import {
@@ -103,7 +105,10 @@ export async function createUser(deps: Deps, input: CreateUserInput, by: Princip
         rootRole,
       });
       await appendEvent(tx, event(by, 'user-created', userEventData(row)));
-      return toUser(row);
+      // Without a password, the answer carries a one-time link to set one (reset.service.ts).
+      const inviteLink =
+        passwordHash === undefined ? await createResetLink(deps, tx, row.id, by, 'new-user') : '';
+      return { ...toUser(row), inviteLink };
     }),
   );
 }
@@ -159,11 +164,15 @@ export async function changePassword(
   password: string,
   by: Principal,
   keepSession?: string,
+  viaLink?: string,
 ): Promise<void> {
   checkPassword(password);
   const hash = await hashPassword(password);
   await transaction(deps.database.db, async (tx) => {
     const user = await lockedUser(tx, id);
+    // A one-time link is used up here; a second request with it (even a concurrent one) fails.
+    if (viaLink && !(await findUsableResetToken(tx, viaLink, deps.now(), true))) throw invalidLink();
+    await useResetTokens(tx, id, deps.now());
     await setPasswordHash(tx, id, hash);
     await deleteUserSessions(tx, id, keepSession);
     await appendEvent(

@@ -447,3 +447,73 @@ describe('login rate limit', () => {
     }
   });
 });
+
+describe('password links', () => {
+  const noAuth = { authorization: undefined };
+  const tokenOf = (url: string) => new URL(url).searchParams.get('token') as string;
+
+  it('a user created without a password gets a one-time link to set one', async () => {
+    const username = uniqueName('invited');
+    const created = await t.send('POST', '/api/admin/user-admin', { username, rootRole: 'Viewer' });
+    expect(created.statusCode).toBe(201);
+    const link: string = created.json().inviteLink;
+    expect(link).toMatch(/\/new-user\?token=/);
+    const token = tokenOf(link);
+    const stored = await t.database.session((run) => run('SELECT token_hash FROM reset_tokens'));
+    expect(JSON.stringify(stored)).not.toContain(token);
+
+    const valid = await t.send(
+      'GET',
+      `/auth/reset/validate?token=${encodeURIComponent(token)}`,
+      undefined,
+      noAuth,
+    );
+    expect(valid.statusCode).toBe(200);
+    expect(valid.json().username).toBe(username);
+    const weak = await t.send('POST', '/auth/reset/password', { token, password: 'weak' }, noAuth);
+    expect(weak.statusCode).toBe(400);
+    const set = await t.send('POST', '/auth/reset/password', { token, password: GOOD_PASSWORD }, noAuth);
+    expect(set.statusCode).toBe(200);
+    await login(t, username);
+    expect(
+      (await t.send('POST', '/auth/reset/password', { token, password: 'Another-Good-Pass-8' }, noAuth))
+        .statusCode,
+    ).toBe(401);
+    expect(
+      (await t.send('GET', `/auth/reset/validate?token=${encodeURIComponent(token)}`, undefined, noAuth))
+        .statusCode,
+    ).toBe(401);
+  });
+
+  it('an admin makes a reset link by email; using it signs the user out everywhere; links expire', async () => {
+    const email = `${uniqueName('reset')}@example.com`;
+    const { username } = await createUser(t, 'Viewer', { email });
+    const cookie = await login(t, username);
+    const made = await t.send('POST', '/api/admin/user-admin/reset-password', { id: email });
+    expect(made.statusCode).toBe(200);
+    const token = tokenOf(made.json().resetPasswordUrl);
+    expect(
+      (await t.send('POST', '/auth/reset/password', { token, password: 'Brand-New-Pass-9' }, noAuth))
+        .statusCode,
+    ).toBe(200);
+    expect((await t.send('GET', '/api/admin/user', undefined, asUser(cookie))).statusCode).toBe(401);
+    await login(t, username, 'Brand-New-Pass-9');
+
+    const later = tokenOf(
+      (await t.send('POST', '/api/admin/user-admin/reset-password', { id: username })).json()
+        .resetPasswordUrl,
+    );
+    clock += 8 * 86_400_000;
+    expect(
+      (await t.send('POST', '/auth/reset/password', { token: later, password: GOOD_PASSWORD }, noAuth))
+        .statusCode,
+    ).toBe(401);
+    expect(
+      (await t.send('POST', '/api/admin/user-admin/reset-password', { id: 'nobody@example.com' })).statusCode,
+    ).toBe(404);
+    expect(
+      (await t.send('POST', '/auth/reset/password', { token: 'made-up', password: GOOD_PASSWORD }, noAuth))
+        .statusCode,
+    ).toBe(401);
+  });
+});

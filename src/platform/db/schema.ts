@@ -246,6 +246,15 @@ export interface GroupRoleTable {
   created_at: Timestamp;
 }
 
+export interface ResetTokensTable {
+  token_hash: string;
+  user_id: number;
+  expires_at: Date;
+  used_at: NullableTimestamp;
+  created_by: string | null;
+  created_at: Timestamp;
+}
+
 export interface TagTypesTable {
   name: string;
   description: string | null;
@@ -316,6 +325,7 @@ export interface DB {
   event_counts: EventCountsTable;
   api_tokens: ApiTokensTable;
   users: UsersTable;
+  reset_tokens: ResetTokensTable;
   groups: GroupsTable;
   group_user: GroupUserTable;
   group_role: GroupRoleTable;
