@@ -7,20 +7,23 @@ import { deleteFavorite, insertFavorite, listFavoriteFlags } from './favorites.s
 import { notInProject } from './flags.service.js';
 import { lockFlag } from './flags.store.js';
 
+const NONE: ReadonlySet<string> = new Set();
+
 /**
  * The caller's favorite flags (none for API tokens), through the read cache: favoriting records an
  * event, so the shared flag views stay shared and each caller's favorites are laid over them.
  */
-export async function favoriteFlags(
+export function favoriteFlags(
   deps: Deps,
   reads: ReadCache,
   by: Principal | null,
-): Promise<Set<string>> {
-  if (by?.kind !== 'user') return new Set();
-  const names = await reads.read(`favorite-flags\u0000${by.userId}`, () =>
-    listFavoriteFlags(deps.database.db, by.userId),
+): Promise<ReadonlySet<string>> {
+  if (by?.kind !== 'user') return Promise.resolve(NONE);
+  // The set itself is kept (shared, read-only), so a request allocates nothing for it.
+  return reads.read(
+    `favorite-flags\u0000${by.userId}`,
+    async (): Promise<ReadonlySet<string>> => new Set(await listFavoriteFlags(deps.database.db, by.userId)),
   );
-  return new Set(names);
 }
 
 /**

@@ -26,36 +26,43 @@ export const userDisplayName = (u: { id: number; email: string | null; username:
  * every instance at once.
  */
 export function userResolver(db: Db, reads: ReadCache, now: () => Date, sessionTtlMs: number) {
-  const principal = (userId: number) =>
-    reads.read(`principal\u0000${userId}`, async (): Promise<Principal | null> => {
-      const user = await findUser(db, userId);
-      if (!user) return null;
-      return {
-        name: userDisplayName(user),
-        userId: user.id,
-        kind: 'user',
-        grants: await loadGrants(db, user.id),
-      };
+  const principalOf = async (userId: number): Promise<Principal | null> => {
+    const user = await findUser(db, userId);
+    if (!user) return null;
+    return {
+      name: userDisplayName(user),
+      userId: user.id,
+      kind: 'user',
+      grants: await loadGrants(db, user.id),
+    };
+  };
+  // One cache entry per credential holds what it resolves to, so a request reads the cache once.
+  const resolve = <R extends { user_id: number }>(key: string, find: () => Promise<R | undefined>) =>
+    reads.read(key, async () => {
+      const row = await find();
+      const principal = row ? await principalOf(row.user_id) : null;
+      return row && principal ? { row, principal } : null;
     });
 
   return {
     async session(secret: string): Promise<Principal | null> {
       const hash = hashSecret(secret);
-      const row = await reads.read(`session\u0000${hash}`, async () => (await findSession(db, hash)) ?? null);
+      const found = await resolve(`session\u0000${hash}`, () => findSession(db, hash));
       const at = now().getTime();
-      if (!row || row.expires_at.getTime() <= at) return null;
+      if (!found || found.row.expires_at.getTime() <= at) return null;
       // Sliding expiry: a session used in the second half of its life gets a full period again.
-      if (row.expires_at.getTime() - at < sessionTtlMs / 2) {
+      if (found.row.expires_at.getTime() - at < sessionTtlMs / 2) {
         await extendSession(db, hash, new Date(at + sessionTtlMs));
         await noteUnloggedChange(db);
       }
-      return principal(row.user_id);
+      return found.principal;
     },
     async pat(secret: string): Promise<Principal | null> {
       const hash = hashSecret(secret);
-      const row = await reads.read(`pat\u0000${hash}`, async () => (await findPat(db, hash)) ?? null);
-      if (!row || (row.expires_at && row.expires_at.getTime() <= now().getTime())) return null;
-      return principal(row.user_id);
+      const found = await resolve(`pat\u0000${hash}`, () => findPat(db, hash));
+      const expiresAt = found?.row.expires_at;
+      if (!found || (expiresAt && expiresAt.getTime() <= now().getTime())) return null;
+      return found.principal;
     },
   };
 }
