@@ -4,7 +4,7 @@ import { sqlState } from '../../platform/db/pg-errors.js';
 import type { Principal } from '../../platform/http/auth.js';
 import { invalidField, nameExists, notFound } from '../../platform/http/errors.js';
 import { appendEvent } from '../events/index.js';
-import { findUsers, toUser } from '../users/index.js';
+import { findUsers, listRoles, toUser } from '../users/index.js';
 import type { Group, GroupInput } from './groups.schemas.js';
 import {
   deleteGroup,
@@ -14,7 +14,6 @@ import {
   insertGroup,
   listGroups,
   listMembers,
-  rootRoleExists,
   setMembers,
   updateGroup,
 } from './groups.store.js';
@@ -50,8 +49,7 @@ async function toGroups(db: Db, rows: GroupRow[]): Promise<Group[]> {
 
 /** The groups with these ids, as the API shows them (unknown ids are left out). */
 export async function viewGroups(db: Db, ids: number[]): Promise<Group[]> {
-  const rows = (await listGroups(db)).filter((g) => ids.includes(g.id));
-  return toGroups(db, rows);
+  return toGroups(db, await listGroups(db, ids));
 }
 
 export async function listAllGroups(db: Db) {
@@ -77,7 +75,7 @@ const eventData = (g: Group) => ({
 /** Checks the input and returns the member ids (each must be an existing user). */
 async function checked(db: Db, input: GroupInput): Promise<number[]> {
   if (!input.name.trim()) throw invalidField('/body/name', 'A group needs a name.');
-  if (input.rootRole != null && !(await rootRoleExists(db, input.rootRole))) {
+  if (input.rootRole != null && !(await listRoles(db, 'root')).some((r) => r.id === input.rootRole)) {
     throw invalidField('/body/rootRole', `There is no root role with id ${input.rootRole}.`);
   }
   const ids = [...new Set((input.users ?? []).map((u) => u.user.id))];
@@ -129,9 +127,9 @@ export function changeGroup(deps: Deps, id: number, input: GroupInput, by: Princ
       const before = await findGroup(tx, id, true);
       if (!before) throw notFound(`Could not find group with id ${id}`);
       const previous = (await toGroups(tx, [before]))[0] as Group;
-      const members =
-        input.users === undefined ? previous.users.map((u) => u.user.id) : await checked(tx, input);
-      if (input.users === undefined) await checked(tx, { ...input, users: [] });
+      // Omitted `users`: the members stay (checked() still checks name and root role).
+      const listed = await checked(tx, input);
+      const members = input.users === undefined ? previous.users.map((u) => u.user.id) : listed;
       const row = await updateGroup(tx, id, fields(input));
       await setMembers(tx, id, members, by.name);
       const group = (await toGroups(tx, [row]))[0] as Group;

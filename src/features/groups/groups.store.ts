@@ -22,8 +22,12 @@ const COLUMNS = [
   'created_at',
 ] as const;
 
-export function listGroups(db: Db): Promise<GroupRow[]> {
-  return db.selectFrom('groups').select(COLUMNS).orderBy('name').orderBy('id').execute();
+/** Every group, or those with these ids, by name. */
+export function listGroups(db: Db, ids?: number[]): Promise<GroupRow[]> {
+  if (ids?.length === 0) return Promise.resolve([]);
+  let query = db.selectFrom('groups').select(COLUMNS);
+  if (ids) query = query.where('id', 'in', ids);
+  return query.orderBy('name').orderBy('id').execute();
 }
 
 export async function findGroup(db: Db, id: number, lock = false): Promise<GroupRow | undefined> {
@@ -122,15 +126,4 @@ export async function groupProjects(db: Db, groupIds: number[]): Promise<Map<num
     .execute();
   for (const r of rows) result.set(r.group_id, [...(result.get(r.group_id) ?? []), r.project]);
   return result;
-}
-
-/** Whether a root role with this id exists (built-in or custom). */
-export async function rootRoleExists(db: Db, id: number): Promise<boolean> {
-  const row = await db
-    .selectFrom('roles')
-    .select('id')
-    .where('id', '=', id)
-    .where('type', 'in', ['root', 'root-custom'])
-    .executeTakeFirst();
-  return row !== undefined;
 }

@@ -4,14 +4,12 @@ import type { Principal } from '../../platform/http/auth.js';
 import { invalidField, notFound } from '../../platform/http/errors.js';
 import { appendEvent } from '../events/index.js';
 import { viewGroups } from '../groups/index.js';
-import { findUsers, toUser } from '../users/index.js';
+import { findUsers, listRoles, toUser } from '../users/index.js';
 import type { AccessInput } from './access.schemas.js';
 import {
   addRoles,
-  existingGroups,
   groupRoles,
   type Holding,
-  listProjectRoles,
   setGroupRoles,
   setUserRoles,
   userRoles,
@@ -39,7 +37,7 @@ function byHolder(rows: Holding[]) {
 export async function readAccess(db: Db, projectId: string) {
   await activeProject(db, projectId);
   const [roles, users, groups] = await Promise.all([
-    listProjectRoles(db),
+    listRoles(db, 'project'),
     userRoles(db, projectId).then(byHolder),
     groupRoles(db, projectId).then(byHolder),
   ]);
@@ -79,7 +77,7 @@ export async function readAccess(db: Db, projectId: string) {
 
 /** 400 unless every id is a project role. */
 async function checkRoles(db: Db, roles: number[]) {
-  const known = new Set((await listProjectRoles(db)).map((r) => r.id));
+  const known = new Set((await listRoles(db, 'project')).map((r) => r.id));
   const unknown = roles.filter((r) => !known.has(r));
   if (unknown.length > 0) {
     throw invalidField(
@@ -97,7 +95,7 @@ async function checkUsers(db: Db, ids: number[]) {
 }
 
 async function checkGroups(db: Db, ids: number[]) {
-  const found = await existingGroups(db, ids);
+  const found = new Set((await viewGroups(db, ids)).map((g) => g.id));
   const missing = ids.filter((id) => !found.has(id));
   if (missing.length > 0)
     throw invalidField('/body/groups', `There are no groups with ids ${missing.join(', ')}.`);

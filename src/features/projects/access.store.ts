@@ -7,15 +7,6 @@ import type { DB } from '../../platform/db/schema.js';
  */
 type Db = Kysely<DB>;
 
-export function listProjectRoles(db: Db) {
-  return db
-    .selectFrom('roles')
-    .select(['id', 'name', 'type', 'description'])
-    .where('type', 'in', ['project', 'custom'])
-    .orderBy('id')
-    .execute();
-}
-
 export interface Holding {
   holder: number;
   role_id: number;
@@ -79,11 +70,4 @@ export async function setGroupRoles(db: Db, project: string, groupId: number, ro
   if (roles.length > 0) remove = remove.where('role_id', 'not in', roles);
   await remove.execute();
   await addRoles(db, project, { roles, users: [], groups: [groupId], by });
-}
-
-/** Of these group ids, the ones that exist. */
-export async function existingGroups(db: Db, ids: number[]): Promise<Set<number>> {
-  if (ids.length === 0) return new Set();
-  const rows = await db.selectFrom('groups').select('id').where('id', 'in', ids).execute();
-  return new Set(rows.map((r) => r.id));
 }

@@ -9,6 +9,7 @@ export {
   addProjectOwner,
   findUsers,
   insertUser,
+  listRoles,
   toUser,
   type UserRow,
   userEventData,

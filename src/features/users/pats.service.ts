@@ -1,5 +1,5 @@
 import type { Deps } from '../../deps.js';
-import { transaction } from '../../platform/db/index.js';
+import { type Db, transaction } from '../../platform/db/index.js';
 import type { Principal } from '../../platform/http/auth.js';
 import { AppError, invalidField, notFound } from '../../platform/http/errors.js';
 import { appendEvent } from '../events/index.js';
@@ -32,21 +32,31 @@ export async function listOwnPats(deps: Deps, by: Principal) {
   return { pats: (await listPats(deps.database.db, by.userId)).map(toPat) };
 }
 
-export async function createPat(deps: Deps, body: { description: string; expiresAt: string }, by: Principal) {
-  const userId = owner(by);
+/**
+ * Issues a token acting as `userId` (a person's own, or a service account's): expiry required and
+ * in the future, the secret in this answer only, the event without it. `guard` runs first in the
+ * transaction (a service account is locked so no token is added to one being deleted).
+ */
+export async function issuePat(
+  deps: Deps,
+  userId: number,
+  body: { description: string; expiresAt: string },
+  by: Principal,
+  guard?: (tx: Db) => Promise<unknown>,
+) {
   const expiresAt = new Date(body.expiresAt);
   if (!(expiresAt.getTime() > deps.now().getTime())) {
     throw invalidField('/body/expiresAt', 'The expiry must be in the future.');
   }
   const secret = newPatSecret();
   return transaction(deps.database.db, async (tx) => {
+    await guard?.(tx);
     const row = await insertPat(tx, {
       secretHash: hashSecret(secret),
       userId,
       description: body.description,
       expiresAt,
     });
-    // The event never carries the secret.
     await appendEvent(tx, {
       type: 'pat-created',
       createdBy: by.name,
@@ -57,11 +67,19 @@ export async function createPat(deps: Deps, body: { description: string; expires
   });
 }
 
-export async function removePat(deps: Deps, id: number, by: Principal): Promise<void> {
-  const userId = owner(by);
+/** Deletes token `id` of `userId` (it stops working at once); `missing` is the 404 message. */
+export async function revokePat(
+  deps: Deps,
+  userId: number,
+  id: number,
+  by: Principal,
+  missing: string,
+  guard?: (tx: Db) => Promise<unknown>,
+): Promise<void> {
   await transaction(deps.database.db, async (tx) => {
+    await guard?.(tx);
     const row = await deletePat(tx, userId, id);
-    if (!row) throw notFound(`You have no personal access token with id ${id}`);
+    if (!row) throw notFound(missing);
     await appendEvent(tx, {
       type: 'pat-deleted',
       createdBy: by.name,
@@ -70,4 +88,12 @@ export async function removePat(deps: Deps, id: number, by: Principal): Promise<
       data: null,
     });
   });
+}
+
+export function createPat(deps: Deps, body: { description: string; expiresAt: string }, by: Principal) {
+  return issuePat(deps, owner(by), body, by);
+}
+
+export function removePat(deps: Deps, id: number, by: Principal): Promise<void> {
+  return revokePat(deps, owner(by), id, by, `You have no personal access token with id ${id}`);
 }

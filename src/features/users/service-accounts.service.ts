@@ -4,15 +4,14 @@ import { sqlState } from '../../platform/db/pg-errors.js';
 import type { Principal } from '../../platform/http/auth.js';
 import { invalidField, nameExists, notFound } from '../../platform/http/errors.js';
 import { appendEvent } from '../events/index.js';
-import { toPat } from './pats.service.js';
+import { issuePat, revokePat, toPat } from './pats.service.js';
 import type {
   CreateServiceAccountInput,
   ServiceAccount,
   UpdateServiceAccountInput,
 } from './service-accounts.schemas.js';
 import { findServiceAccount, insertServiceAccount, listPatsOf } from './service-accounts.store.js';
-import { deletePat, insertPat, listPats, type PatRow } from './sessions.store.js';
-import { hashSecret, newPatSecret } from './users.auth.js';
+import { listPats, type PatRow } from './sessions.store.js';
 import { rootRoleId } from './users.service.js';
 import { deleteUser, listRoles, listUsers, toUser, type UserRow, updateUser } from './users.store.js';
 
@@ -162,45 +161,23 @@ export async function listTokens(deps: Deps, id: number) {
   return { pats: (await listPats(db, id)).map(toPat) };
 }
 
-export async function createToken(
+export function createToken(
   deps: Deps,
   id: number,
   body: { description: string; expiresAt: string },
   by: Principal,
 ) {
-  const expiresAt = new Date(body.expiresAt);
-  if (!(expiresAt.getTime() > deps.now().getTime())) {
-    throw invalidField('/body/expiresAt', 'The expiry must be in the future.');
-  }
-  const secret = newPatSecret();
-  return transaction(deps.database.db, async (tx) => {
-    // Locked, so that a token is never added to an account being deleted.
-    await lockedAccount(tx, id);
-    const row = await insertPat(tx, {
-      secretHash: hashSecret(secret),
-      userId: id,
-      description: body.description,
-      expiresAt,
-    });
-    // The event never carries the secret.
-    await appendEvent(
-      tx,
-      event(by, 'pat-created', {
-        data: { id: row.id, description: row.description, expiresAt: body.expiresAt, userId: id },
-      }),
-    );
-    return { ...toPat(row), secret };
-  });
+  // Locked, so that a token is never added to an account being deleted.
+  return issuePat(deps, id, body, by, (tx) => lockedAccount(tx, id));
 }
 
-export async function removeToken(deps: Deps, id: number, tokenId: number, by: Principal): Promise<void> {
-  await transaction(deps.database.db, async (tx) => {
-    await lockedAccount(tx, id);
-    const row = await deletePat(tx, id, tokenId);
-    if (!row) throw notFound(`The service account ${id} has no token with id ${tokenId}.`);
-    await appendEvent(
-      tx,
-      event(by, 'pat-deleted', { preData: { id: row.id, description: row.description, userId: id } }),
-    );
-  });
+export function removeToken(deps: Deps, id: number, tokenId: number, by: Principal): Promise<void> {
+  return revokePat(
+    deps,
+    id,
+    tokenId,
+    by,
+    `The service account ${id} has no token with id ${tokenId}.`,
+    (tx) => lockedAccount(tx, id),
+  );
 }

@@ -1,7 +1,8 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { Db } from '../../platform/db/index.js';
 import type { Principal } from '../../platform/http/auth.js';
 import type { ReadCache } from '../../platform/read-cache.js';
+import { hashSecret } from '../access/index.js';
 import { noteUnloggedChange } from '../events/index.js';
 import { extendSession, findPat, findSession } from './sessions.store.js';
 import { findUser, loadGrants } from './users.store.js';
@@ -10,7 +11,8 @@ export const SESSION_COOKIE = 'flagship-session';
 /** Personal access tokens look like Unleash's: `user:` and 56 hex characters. */
 export const PAT_PREFIX = 'user:';
 
-export const hashSecret = (secret: string) => createHash('sha256').update(secret, 'utf8').digest('hex');
+/** Sessions and tokens are stored as this hash of their secret, as API tokens are. */
+export { hashSecret };
 export const newSessionSecret = () => randomBytes(32).toString('base64url');
 export const newPatSecret = () => `${PAT_PREFIX}${randomBytes(28).toString('hex')}`;
 

@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { type Db, transaction } from '../../platform/db/index.js';
+import { appendEvent } from '../events/index.js';
 import { hashPassword } from './password.hash.js';
 import { passwordProblems } from './password.policy.js';
-import { countUsers, insertUser, lockUserBootstrap } from './users.store.js';
+import { countUsers, insertUser, lockUserBootstrap, userEventData } from './users.store.js';
 
 /**
  * On a fresh install (no users at all), creates the first Admin user so that a person can sign
@@ -24,7 +25,14 @@ export async function ensureAdminUser(
   return transaction(db, async (tx) => {
     await lockUserBootstrap(tx);
     if ((await countUsers(tx)) > 0) return undefined;
-    await insertUser(tx, { username: options.username, passwordHash: hash, rootRole: 1 });
+    const row = await insertUser(tx, { username: options.username, passwordHash: hash, rootRole: 1 });
+    // On the record like every user: by the system, as Unleash records what it does by itself.
+    await appendEvent(tx, {
+      type: 'user-created',
+      createdBy: 'unleash_system_user',
+      createdByUserId: -1337,
+      data: userEventData(row),
+    });
     return { username: options.username, ...(generated !== undefined && { generated }) };
   });
 }
