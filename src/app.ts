@@ -9,9 +9,12 @@ import { contextRoutes } from './features/context/index.js';
 import { dependencyRoutes } from './features/dependencies/index.js';
 import { environmentRoutes } from './features/environments/index.js';
 import { changeVersion, eventRoutes } from './features/events/index.js';
-import { findFlagArchivedState, flagRoutes } from './features/flags/index.js';
+import { featureTypeRoutes } from './features/feature-types/index.js';
+import { findFlagArchivedState, flagRoutes, startStalenessJob } from './features/flags/index.js';
+import { frontendApiRoutes } from './features/frontend-api/index.js';
 import { groupRoutes } from './features/groups/index.js';
 import { inviteRoutes } from './features/invites/index.js';
+import { maintenanceGuard, maintenanceRoutes } from './features/maintenance/index.js';
 import { playgroundRoutes } from './features/playground/index.js';
 import { projectRoutes } from './features/projects/index.js';
 import { roleRoutes } from './features/roles/index.js';
@@ -21,6 +24,8 @@ import { ConfigurationCache } from './features/snapshot/index.js';
 import { strategyRoutes } from './features/strategies/index.js';
 import { strategyDefinitionRoutes } from './features/strategy-definitions/index.js';
 import { tagRoutes } from './features/tags/index.js';
+import { transferRoutes } from './features/transfer/index.js';
+import { uiStateRoutes } from './features/ui-state/index.js';
 import {
   PAT_PREFIX,
   SESSION_COOKIE,
@@ -96,6 +101,17 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   const configuration = new ConfigurationCache(deps.database);
   app.addHook('onReady', () => configuration.start());
   app.addHook('onClose', () => configuration.stop());
+  const stalenessEvery = deps.config.STALENESS_CHECK_SECONDS * 1000;
+  let stopStaleness: (() => Promise<void>) | undefined;
+  if (stalenessEvery > 0) {
+    app.addHook('onReady', async () => {
+      stopStaleness = startStalenessJob(deps, stalenessEvery, app.log);
+    });
+    app.addHook('onClose', async () => stopStaleness?.());
+  }
+
+  // Maintenance mode refuses configuration writes, after authentication and permission checks.
+  app.addHook('preHandler', maintenanceGuard(deps, reads));
 
   // Slices: one line each.
   await app.register(flagRoutes(deps, reads));
@@ -112,12 +128,17 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   await app.register(inviteRoutes(deps));
   await app.register(groupRoutes(deps));
   await app.register(sessionRoutes(deps));
-  await app.register(projectRoutes(deps));
+  await app.register(projectRoutes(deps, reads));
   await app.register(environmentRoutes(deps));
   await app.register(strategyRoutes(deps));
   await app.register(segmentRoutes(deps));
   await app.register(searchRoutes(deps));
+  await app.register(featureTypeRoutes(deps));
+  await app.register(maintenanceRoutes(deps, reads));
+  await app.register(uiStateRoutes(deps));
+  await app.register(transferRoutes(deps));
   await app.register(playgroundRoutes(deps, configuration));
   await app.register(clientApiRoutes(deps, configuration));
+  await app.register(frontendApiRoutes(deps, configuration));
   return app;
 }

@@ -12,6 +12,8 @@ const EnvSchema = Type.Object({
   DATABASE_PREPARED_STATEMENTS: Type.Boolean({ default: true }),
   INIT_ADMIN_API_TOKENS: Type.Optional(Type.String()),
   BODY_LIMIT: Type.Integer({ minimum: 1024, default: 1_048_576 }),
+  /** Largest body of a flag import or its validation (features-batch), in bytes: exports are large. */
+  IMPORT_BODY_LIMIT: Type.Integer({ minimum: 1024, default: 52_428_800 }),
   LOG_LEVEL: Type.Union(
     [
       Type.Literal('fatal'),
@@ -36,6 +38,16 @@ const EnvSchema = Type.Object({
   /** The first admin user of a fresh install (no users yet); a password is generated when unset. */
   INIT_ADMIN_USER: Type.String({ minLength: 1, default: 'admin' }),
   INIT_ADMIN_PASSWORD: Type.Optional(Type.String({ minLength: 1 })),
+  /** How often flags past their type's expected lifetime are marked potentially stale; 0 = never. */
+  STALENESS_CHECK_SECONDS: Type.Integer({ minimum: 0, default: 60 }),
+  /**
+   * Origins that browsers may call the frontend API from: `*` (any, without credentials) or
+   * comma-separated origins such as `https://app.example.com` (credentials allowed).
+   */
+  FRONTEND_CORS_ORIGINS: Type.String({
+    default: '*',
+    pattern: '^\\s*(\\*|https?://[^\\s,/]+)\\s*(,\\s*(\\*|https?://[^\\s,/]+)\\s*)*$',
+  }),
   /** Development aid: every admin read served from memory is checked against a fresh one. */
   READ_CACHE_VERIFY: Type.Boolean({ default: false }),
 });
@@ -59,6 +71,8 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     LOG_LEVEL: 'silent',
     READ_CACHE_VERIFY: true,
     LOGIN_RATE_LIMIT: 1000,
+    // Tests run the potential-staleness job themselves, at the clock they set.
+    STALENESS_CHECK_SECONDS: 0,
     ...overrides,
   };
 }

@@ -205,7 +205,8 @@ describe('permission matrix', () => {
     }
     expect(wrong).toEqual([]);
     expect(checked).toBeGreaterThan(1000);
-  });
+    // About 3,000 requests: every operation × 12 callers × 2 projects.
+  }, 180_000);
 
   it('a 403 names the missing permission and, where relevant, the environment', async () => {
     const viewer = headers.get('viewer');

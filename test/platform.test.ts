@@ -19,16 +19,20 @@ afterAll(() => t.close());
 const noToken = { authorization: undefined };
 type Json = Record<string, unknown>;
 
-describe('GET /health', () => {
-  it('answers 200 without a token while the database answers', async () => {
-    const res = await t.request({ method: 'GET', url: '/health', headers: noToken });
-    expect(res.statusCode).toBe(200);
+describe('GET /health and /ready', () => {
+  it('answer 200 without a token while the database answers', async () => {
+    for (const url of ['/health', '/ready']) {
+      const res = await t.request({ method: 'GET', url, headers: noToken });
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toEqual({ health: 'GOOD' });
+    }
   });
 
   it('answers 503 with an error body once the database is gone', async () => {
     const down = await startTestApp();
     try {
       await down.database.close();
+      expect((await down.request({ method: 'GET', url: '/ready', headers: noToken })).statusCode).toBe(503);
       const res = await down.request({ method: 'GET', url: '/health', headers: noToken });
       expect(res.statusCode).toBe(503);
       expect(res.headers['content-type']).toMatch(/^application\/json/);

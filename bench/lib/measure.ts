@@ -24,6 +24,8 @@ export interface LoadOptions {
   headers?: Record<string, string>;
   /** Called per request: lets a scenario send a different body (e.g. a unique flag name) each time. */
   body?: () => string;
+  /** Called per request (autocannon only): a different path and query each time. */
+  path?: () => string;
   connections: number;
   durationS: number;
 }
@@ -36,7 +38,7 @@ export async function measure(options: LoadOptions, warmupS = 2): Promise<LoadFi
 
 /** Latencies come from autocannon's per-response times (sub-millisecond; its histogram has 1 ms steps). */
 function run(options: LoadOptions): Promise<LoadFigures> {
-  const { body } = options;
+  const { body, path } = options;
   const samples: number[] = [];
   const statuses: Record<number, number> = {};
   return new Promise((resolve, reject) => {
@@ -47,8 +49,19 @@ function run(options: LoadOptions): Promise<LoadFigures> {
         headers: options.headers,
         connections: options.connections,
         duration: options.durationS,
-        // A generated body per request; autocannon otherwise resends the same bytes.
-        requests: body ? [{ setupRequest: (req) => ({ ...req, body: body() }) }] : undefined,
+        // A generated body (or path) per request; autocannon otherwise resends the same bytes.
+        requests:
+          body || path
+            ? [
+                {
+                  setupRequest: (req) => ({
+                    ...req,
+                    ...(body ? { body: body() } : {}),
+                    ...(path ? { path: path() } : {}),
+                  }),
+                },
+              ]
+            : undefined,
       },
       (error, result) => {
         if (error) return reject(error);

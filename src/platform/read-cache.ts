@@ -24,7 +24,7 @@ import { LRUCache } from 'lru-cache';
  * then also frozen, so a reader that changes one fails too.
  */
 export class ReadCache {
-  private readonly entries: LRUCache<string, { version: string; value: { v: unknown } }>;
+  private readonly entries: LRUCache<string, Entry>;
   private running: Promise<string> | undefined;
   private next: Promise<string> | undefined;
   /** The probe started in the current synchronous run, if any (cleared before other I/O runs). */
@@ -35,9 +35,14 @@ export class ReadCache {
 
   constructor(
     private readonly probe: () => Promise<string>,
-    options: { max?: number; verify?: boolean } = {},
+    options: { max?: number; maxBytes?: number; verify?: boolean } = {},
   ) {
-    this.entries = new LRUCache({ max: options.max ?? 5000 });
+    // Entries count their size (`read`'s `bytes`, else 1 KB) against a budget as well as a number.
+    this.entries = new LRUCache({
+      max: options.max ?? 5000,
+      maxSize: options.maxBytes ?? 64 * 1024 * 1024,
+      sizeCalculation: (entry) => entry.bytes,
+    });
     this.verify = options.verify ?? false;
   }
 
@@ -90,25 +95,56 @@ export class ReadCache {
    * The value under `key`, built by `build` unless an entry of the current version exists.
    * Errors are not kept: a failed build is tried again by the next read.
    */
-  async read<T>(key: string, build: () => Promise<T>): Promise<T> {
+  async read<T>(key: string, build: () => Promise<T>, options: ReadOptions<T> = {}): Promise<T> {
+    return (await this.readTimed(key, 0, async () => ({ value: await build(), from: 0, until: 0 }), options))
+      .value;
+  }
+
+  /**
+   * `read` for a value that also depends on the time (statistics over moving windows): `build`
+   * says from when until when (milliseconds, both included) its value holds for the data it read,
+   * and an entry of the current version serves `now` only within that span.
+   */
+  async readTimed<T>(
+    key: string,
+    now: number,
+    build: () => Promise<{ value: T; from: number; until: number }>,
+    options: ReadOptions<T> = {},
+  ): Promise<{ value: T; from: number; until: number }> {
     const version = await this.version();
     const entry = this.entries.get(key);
-    if (entry && entry.version === version) {
+    if (entry && entry.version === version && entry.from <= now && now <= entry.until) {
       this.stats.hits += 1;
       if (this.verify) {
         const fresh = await build();
-        if (!isDeepStrictEqual(fresh, entry.value.v)) {
+        if (!isDeepStrictEqual(fresh.value, entry.value)) {
           throw new Error(`read cache: "${key}" changed without a new change version (${version})`);
         }
       }
-      return entry.value.v as T;
+      return entry as { value: T; from: number; until: number };
     }
     this.stats.misses += 1;
-    const value = await build();
-    if (this.verify) deepFreeze(value);
-    this.entries.set(key, { version, value: { v: value } });
-    return value;
+    const built = await build();
+    if (this.verify) deepFreeze(built.value);
+    const bytes = Math.max(1, options.bytes?.(built.value) ?? 1024);
+    const fresh: Entry = { version, ...built, bytes };
+    this.entries.set(key, fresh);
+    return fresh as { value: T; from: number; until: number };
   }
+}
+
+interface Entry {
+  version: string;
+  value: unknown;
+  /** The span of time (ms) the value holds for; 0..0 with `read`, which ignores time. */
+  from: number;
+  until: number;
+  bytes: number;
+}
+
+export interface ReadOptions<T> {
+  /** About how many bytes the value holds (large serialised answers); 1 KB when not given. */
+  bytes?: (value: T) => number;
 }
 
 function deepFreeze(value: unknown): void {

@@ -53,6 +53,8 @@ export async function registerClient(
   principal: Principal,
   body: { appName: string; instanceId: string; sdkVersion?: string; strategies?: string[] },
   clientIp: string,
+  /** `frontend` for browser and mobile SDKs (frontend API); backend SDKs leave it unset. */
+  sdkType: 'frontend' | null = null,
 ) {
   // Application and instance together or not at all.
   await transaction(deps.database.db, (tx) =>
@@ -61,6 +63,7 @@ export async function registerClient(
       instanceId: body.instanceId,
       environment: scopeOf(principal).environment,
       sdkVersion: body.sdkVersion ?? null,
+      sdkType,
       strategies: body.strategies ?? [],
       clientIp,
     }),

@@ -6,6 +6,7 @@ export interface Registration {
   instanceId: string;
   environment: string;
   sdkVersion: string | null;
+  sdkType: string | null;
   strategies: string[];
   clientIp: string | null;
 }
@@ -17,10 +18,11 @@ export async function upsertRegistration(db: Kysely<DB>, r: Registration): Promi
     ON CONFLICT (app_name) DO UPDATE SET strategies = EXCLUDED.strategies, seen_at = now(), updated_at = now()`.execute(
     db,
   );
-  await sql`INSERT INTO client_instances (app_name, instance_id, environment, sdk_version, client_ip, last_seen)
-    VALUES (${r.appName}, ${r.instanceId}, ${r.environment}, ${r.sdkVersion}, ${r.clientIp}, now())
+  await sql`INSERT INTO client_instances (app_name, instance_id, environment, sdk_version, sdk_type, client_ip, last_seen)
+    VALUES (${r.appName}, ${r.instanceId}, ${r.environment}, ${r.sdkVersion}, ${r.sdkType}, ${r.clientIp}, now())
     ON CONFLICT (app_name, environment, instance_id) DO UPDATE
-      SET sdk_version = EXCLUDED.sdk_version, client_ip = EXCLUDED.client_ip, last_seen = now()`.execute(db);
+      SET sdk_version = EXCLUDED.sdk_version, sdk_type = EXCLUDED.sdk_type, client_ip = EXCLUDED.client_ip,
+        last_seen = now()`.execute(db);
 }
 
 export interface FlagCounts {

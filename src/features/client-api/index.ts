@@ -1,2 +1,3 @@
+export { acceptsGzip, matchesEtag } from './client-api.payload.js';
 export { clientApiRoutes } from './client-api.routes.js';
-export { clientFeatures } from './client-api.service.js';
+export { clientFeatures, recordMetrics, registerClient } from './client-api.service.js';

@@ -7,7 +7,10 @@ import {
   ContextFieldListSchema,
   ContextFieldSchema,
   ContextParams,
+  ContextStrategiesSchema,
   CreateContextFieldBody,
+  LegalValue,
+  LegalValueParams,
   UpdateContextFieldBody,
   ValidateNameBody,
 } from './context.schemas.js';
@@ -126,5 +129,64 @@ export const contextRoutes = (deps: Deps) =>
         await service.deleteContextField(deps, request.params.contextField, actor(request));
         return reply.send(null);
       },
+    );
+
+    app.post(
+      '/api/admin/context/:contextField/legal-values',
+      {
+        config: { permission: 'UPDATE_CONTEXT_FIELD' },
+        schema: {
+          tags,
+          operationId: 'updateContextFieldLegalValue',
+          summary: 'Add or update a legal value',
+          description:
+            'Adds the legal value to the field, or changes the description of the one it has; records `context-field-updated`.',
+          params: ContextParams,
+          body: LegalValue,
+          response: { 200: NoBody, ...errorResponses(400, 401, 403, 404, 413, 415) },
+        },
+      },
+      async (request, reply) => {
+        await service.upsertLegalValue(deps, request.params.contextField, request.body, actor(request));
+        return reply.send(null);
+      },
+    );
+
+    app.delete(
+      '/api/admin/context/:contextField/legal-values/:legalValue',
+      {
+        config: { permission: 'UPDATE_CONTEXT_FIELD' },
+        schema: {
+          tags,
+          operationId: 'deleteContextFieldLegalValue',
+          summary: 'Delete a legal value',
+          description:
+            'Removes the legal value from the field (constraints that use it keep it, as in Unleash); records `context-field-updated` when the field had it.',
+          params: LegalValueParams,
+          response: { 200: NoBody, ...errorResponses(400, 401, 403, 404) },
+        },
+      },
+      async (request, reply) => {
+        const { contextField, legalValue } = request.params;
+        await service.deleteLegalValue(deps, contextField, legalValue, actor(request));
+        return reply.send(null);
+      },
+    );
+
+    app.get(
+      '/api/admin/context/:contextField/strategies',
+      {
+        config: { permission: 'NONE' },
+        schema: {
+          tags,
+          operationId: 'getStrategiesByContextField',
+          summary: 'Get the strategies that use a context field',
+          description:
+            'Strategies with a constraint on the field, archived flags included; an unknown field has none.',
+          params: ContextParams,
+          response: { 200: ContextStrategiesSchema, ...errorResponses(401, 403) },
+        },
+      },
+      async (request) => service.getStrategiesUsingField(deps, request.params.contextField),
     );
   });

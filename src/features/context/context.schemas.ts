@@ -2,7 +2,7 @@ import { type Static, Type } from 'typebox';
 import { Nullable } from '../../platform/http/schemas.js';
 import { FLAG_NAME_PATTERN } from '../flags/index.js';
 
-const LegalValue = Type.Object(
+export const LegalValue = Type.Object(
   {
     value: Type.String({
       minLength: 1,
@@ -77,3 +77,27 @@ export const ValidateNameBody = Type.Object({ name: ContextName }, { description
 export const ContextParams = Type.Object({
   contextField: Type.String({ maxLength: 100, description: 'The context field name.', examples: ['tier'] }),
 });
+
+export const LegalValueParams = Type.Object({
+  contextField: Type.String({ maxLength: 100, description: 'The context field name.', examples: ['tier'] }),
+  legalValue: Type.String({ maxLength: 100, description: 'The legal value.', examples: ['gold'] }),
+});
+
+export const ContextStrategiesSchema = Type.Object(
+  {
+    strategies: Type.Array(
+      Type.Object({
+        id: Type.String({ description: 'The strategy id.' }),
+        featureName: Type.String({ description: 'The flag of the strategy.' }),
+        projectId: Type.String({ description: 'The project of the flag.' }),
+        environment: Type.String({ description: 'The environment of the strategy.' }),
+        strategyName: Type.String({ description: 'The strategy type.' }),
+      }),
+      {
+        description:
+          'Strategies with a constraint on the field, archived flags included, as Unleash lists them.',
+      },
+    ),
+  },
+  { description: 'The strategies that use a context field.' },
+);

@@ -131,3 +131,54 @@ export async function deleteContextField(deps: Deps, name: string, by: Principal
     });
   });
 }
+
+/**
+ * Adds a legal value to the field, or changes the description of one it has; the field keeps its
+ * other values. Records `context-field-updated` when anything changed.
+ */
+export async function upsertLegalValue(
+  deps: Deps,
+  name: string,
+  value: { value: string; description?: string },
+  by: Principal,
+) {
+  await changeLegalValues(deps, name, by, (values) => {
+    const at = values.findIndex((v) => v.value === value.value);
+    const next = {
+      value: value.value,
+      ...(value.description !== undefined && { description: value.description }),
+    };
+    return at < 0 ? [...values, next] : values.map((v, i) => (i === at ? next : v));
+  });
+}
+
+/** Removes one legal value (nothing happens when the field does not have it); constraints keep it. */
+export async function deleteLegalValue(deps: Deps, name: string, value: string, by: Principal) {
+  await changeLegalValues(deps, name, by, (values) => values.filter((v) => v.value !== value));
+}
+
+async function changeLegalValues(
+  deps: Deps,
+  name: string,
+  by: Principal,
+  change: (values: store.ContextValues['legalValues']) => store.ContextValues['legalValues'],
+) {
+  await transaction(deps.database.db, async (tx) => {
+    const [before] = await store.listContextFields(tx, name, true);
+    if (!before) throw unknownField(name);
+    const after: store.ContextValues = { ...before, legalValues: change(before.legalValues) };
+    await store.updateContextField(tx, after);
+    // appendEvent records nothing when data equals preData: an unchanged list leaves no trace.
+    await appendEvent(tx, {
+      type: 'context-field-updated',
+      createdBy: by.name,
+      createdByUserId: by.userId,
+      data: eventData(after),
+      preData: eventData(before),
+    });
+  });
+}
+
+export async function getStrategiesUsingField(deps: Deps, name: string) {
+  return { strategies: await store.strategiesUsingField(deps.database.db, name) };
+}

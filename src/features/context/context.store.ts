@@ -105,3 +105,20 @@ export async function contextFieldExists(db: Kysely<DB>, name: string): Promise<
     undefined
   );
 }
+
+/** Strategies (of any flag, archived ones too) with a constraint on the field, by flag and id. */
+export async function strategiesUsingField(db: Kysely<DB>, name: string) {
+  const result = await sql<{
+    id: string;
+    featureName: string;
+    projectId: string;
+    environment: string;
+    strategyName: string;
+  }>`
+    SELECT s.id, s.feature_name AS "featureName", f.project AS "projectId", s.environment,
+      s.strategy_name AS "strategyName"
+    FROM feature_strategies s JOIN features f ON f.name = s.feature_name
+    WHERE s.constraints @> jsonb_build_array(jsonb_build_object('contextName', ${name}::text))
+    ORDER BY s.feature_name, s.environment, s.sort_order, s.id`.execute(db);
+  return result.rows;
+}

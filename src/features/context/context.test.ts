@@ -146,3 +146,83 @@ describe('context fields', () => {
     ).toBe(401);
   });
 });
+
+describe('legal values one at a time, and the strategies that use a field', () => {
+  const field = async () => {
+    const name = uniqueName('ctx');
+    const res = await t.send('POST', '/api/admin/context', { name, legalValues: [{ value: 'gold' }] });
+    expect(res.statusCode).toBe(201);
+    return name;
+  };
+  const values = async (name: string) =>
+    (await t.send('GET', `/api/admin/context/${name}`)).json().legalValues;
+  const updates = async (name: string) =>
+    (
+      await t.database.session((run) =>
+        run(
+          `SELECT data, pre_data FROM events WHERE type = 'context-field-updated' AND data->>'name' = $1 ORDER BY id`,
+          [name],
+        ),
+      )
+    ).length;
+
+  it('adds, re-describes and removes legal values, with an event for each change', async () => {
+    const name = await field();
+    expect(
+      (await t.send('POST', `/api/admin/context/${name}/legal-values`, { value: 'silver' })).statusCode,
+    ).toBe(200);
+    await t.send('POST', `/api/admin/context/${name}/legal-values`, {
+      value: 'gold',
+      description: 'Top tier',
+    });
+    expect(await values(name)).toEqual([{ value: 'gold', description: 'Top tier' }, { value: 'silver' }]);
+    expect((await t.send('DELETE', `/api/admin/context/${name}/legal-values/silver`)).statusCode).toBe(200);
+    expect(await values(name)).toEqual([{ value: 'gold', description: 'Top tier' }]);
+    expect(await updates(name)).toBe(3);
+    // Removing a value the field does not have changes nothing and records nothing.
+    expect((await t.send('DELETE', `/api/admin/context/${name}/legal-values/bronze`)).statusCode).toBe(200);
+    expect(await updates(name)).toBe(3);
+    expect(
+      (await t.send('POST', '/api/admin/context/no-such-field/legal-values', { value: 'x' })).statusCode,
+    ).toBe(404);
+    expect(
+      (await t.send('POST', `/api/admin/context/${name}/legal-values`, { description: 'no value' }))
+        .statusCode,
+    ).toBe(400);
+  });
+
+  it('lists the strategies with a constraint on the field', async () => {
+    const name = await field();
+    const flag = uniqueName('ctxflag');
+    expect((await t.send('POST', '/api/admin/projects/default/features', { name: flag })).statusCode).toBe(
+      200,
+    );
+    const strategy = await t.send(
+      'POST',
+      `/api/admin/projects/default/features/${flag}/environments/development/strategies`,
+      {
+        name: 'default',
+        constraints: [{ contextName: name, operator: 'IN', values: ['gold'] }],
+      },
+    );
+    await t.send('POST', `/api/admin/projects/default/features/${flag}/environments/production/strategies`, {
+      name: 'default',
+      constraints: [{ contextName: 'userId', operator: 'IN', values: ['u'] }],
+    });
+    const res = await t.send('GET', `/api/admin/context/${name}/strategies`);
+    expect(res.json()).toEqual({
+      strategies: [
+        {
+          id: strategy.json().id,
+          featureName: flag,
+          projectId: 'default',
+          environment: 'development',
+          strategyName: 'default',
+        },
+      ],
+    });
+    expect((await t.send('GET', '/api/admin/context/no-such-field/strategies')).json()).toEqual({
+      strategies: [],
+    });
+  });
+});

@@ -1,3 +1,4 @@
+export { setParentsOfFlags, type WantedParent } from './dependencies.batch.service.js';
 export { dependencyRoutes } from './dependencies.routes.js';
 export { copyDependencies } from './dependencies.service.js';
 export { listParents } from './dependencies.store.js';

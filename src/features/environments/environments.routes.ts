@@ -8,6 +8,9 @@ import {
   EnvironmentListSchema,
   EnvironmentParams,
   EnvironmentSchema,
+  ProjectEnvironmentListSchema,
+  ProjectIdParams,
+  SortOrderBody,
   UpdateEnvironmentBody,
 } from './environments.schemas.js';
 import {
@@ -15,8 +18,10 @@ import {
   deleteEnvironment,
   getAllEnvironments,
   getEnvironment,
+  getProjectEnvironments,
   setEnvironmentEnabled,
   updateEnvironment,
+  updateSortOrder,
 } from './environments.service.js';
 
 const tags = ['Environments'];
@@ -24,6 +29,46 @@ const Empty = (description: string) => Type.Null({ description });
 
 export const environmentRoutes = (deps: Deps) =>
   routes(async (app) => {
+    app.put(
+      '/api/admin/environments/sort-order',
+      {
+        config: { permission: 'ADMIN' },
+        schema: {
+          tags,
+          operationId: 'updateSortOrder',
+          summary: 'Update the sort order of environments',
+          description:
+            'Sets the sort order of the named environments (all or nothing; an unknown name is a 404); others keep theirs. Each change records `environment-updated`.',
+          body: SortOrderBody,
+          response: {
+            200: Empty('Done; the response has no body.'),
+            ...errorResponses(400, 401, 403, 404, 413, 415),
+          },
+        },
+      },
+      async (request, reply) => {
+        await updateSortOrder(deps, request.body, actor(request));
+        return reply.code(200).send(null);
+      },
+    );
+
+    app.get(
+      '/api/admin/environments/project/:projectId',
+      {
+        config: { permission: 'NONE' },
+        schema: {
+          tags,
+          operationId: 'getProjectEnvironments',
+          summary: 'Get the environments of a project',
+          description:
+            "Every environment, with `enabled` telling whether the project has it, and the project's tokens and enabled flags there.",
+          params: ProjectIdParams,
+          response: { 200: ProjectEnvironmentListSchema, ...errorResponses(400, 401, 403, 404) },
+        },
+      },
+      async (request) => getProjectEnvironments(deps, request.params.projectId),
+    );
+
     app.get(
       '/api/admin/environments',
       {

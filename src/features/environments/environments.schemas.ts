@@ -70,3 +70,35 @@ export const EnvironmentListSchema = Type.Object(
   },
   { description: 'All environments.' },
 );
+
+export const SortOrderBody = Type.Record(Type.String({ maxLength: 100 }), SortOrder, {
+  description: 'Environment names and their new sort orders; environments not named keep theirs.',
+  maxProperties: 1000,
+  examples: [{ development: 1, production: 2 }],
+});
+export type SortOrderInput = Static<typeof SortOrderBody>;
+
+export const ProjectIdParams = Type.Object({
+  projectId: Type.String({ maxLength: 100, description: 'The project id.', examples: ['default'] }),
+});
+
+export const ProjectEnvironmentListSchema = Type.Object(
+  {
+    version: Type.Integer({ description: 'Schema version.', examples: [1] }),
+    environments: Type.Array(
+      Type.Object({
+        name: Type.String({ description: 'The environment name.' }),
+        type: Type.String({ description: 'Environment type.' }),
+        enabled: Type.Boolean({ description: 'Whether the project has the environment.' }),
+        protected: Type.Boolean({ description: 'Protected environments cannot be changed or deleted.' }),
+        sortOrder: Type.Integer({ description: 'Position in lists: lower comes first.' }),
+        projectApiTokenCount: Type.Integer({
+          description: 'Client and frontend tokens that reach the project there.',
+        }),
+        projectEnabledToggleCount: Type.Integer({ description: "The project's active flags enabled there." }),
+      }),
+      { description: 'Every environment, in sort order.' },
+    ),
+  },
+  { description: 'The environments as one project sees them.' },
+);

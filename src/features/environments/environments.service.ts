@@ -3,7 +3,12 @@ import { type Db, transaction } from '../../platform/db/index.js';
 import type { Principal } from '../../platform/http/auth.js';
 import { AppError, invalid, nameExists, notFound } from '../../platform/http/errors.js';
 import { appendEvent } from '../events/index.js';
-import type { CreateEnvironmentInput, Environment, UpdateEnvironmentInput } from './environments.schemas.js';
+import type {
+  CreateEnvironmentInput,
+  Environment,
+  SortOrderInput,
+  UpdateEnvironmentInput,
+} from './environments.schemas.js';
 import {
   countEnabledEnvironments,
   deleteEnvironmentRow,
@@ -11,7 +16,10 @@ import {
   findEnvironment,
   insertEnvironment,
   listEnvironments,
+  listProjectEnvironmentViews,
   lockEnvironment,
+  lockEnvironments,
+  projectExists,
   updateEnvironmentRow,
 } from './environments.store.js';
 
@@ -141,4 +149,30 @@ export async function setEnvironmentEnabled(
     const after = { ...before, enabled };
     await writeEnvironment(tx, before, after, principal);
   });
+}
+
+/**
+ * Sets the sort order of the named environments (all or nothing: an unknown name is a 404 and
+ * changes nothing); each one whose order changed records `environment-updated`. Unlike other
+ * changes, protected environments may be reordered, as in Unleash.
+ */
+export async function updateSortOrder(deps: Deps, input: SortOrderInput, principal: Principal) {
+  await transaction(deps.database.db, async (tx) => {
+    const names = Object.keys(input);
+    const locked = await lockEnvironments(tx, names);
+    const unknown = names.find((n) => !locked.some((e) => e.name === n));
+    if (unknown !== undefined) throw missing(unknown);
+    for (const before of locked) {
+      const sortOrder = input[before.name] as number;
+      if (sortOrder !== before.sortOrder)
+        await writeEnvironment(tx, before, { ...before, sortOrder }, principal);
+    }
+  });
+}
+
+/** Every environment as one project sees it (404 for an unknown project). */
+export async function getProjectEnvironments(deps: Deps, projectId: string) {
+  if (!(await projectExists(deps.database.db, projectId)))
+    throw notFound(`Could not find project with id "${projectId}".`);
+  return { version: 1, environments: await listProjectEnvironmentViews(deps.database.db, projectId) };
 }

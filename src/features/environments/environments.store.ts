@@ -87,3 +87,41 @@ export async function countEnabledEnvironments(db: Kysely<DB>): Promise<number> 
     .execute();
   return rows.length;
 }
+
+/** Every environment as project `projectId` sees it: whether it has it, and its counts there. */
+export async function listProjectEnvironmentViews(db: Kysely<DB>, projectId: string) {
+  const result = await sql<{
+    name: string;
+    type: string;
+    enabled: boolean;
+    protected: boolean;
+    sortOrder: number;
+    projectApiTokenCount: number;
+    projectEnabledToggleCount: number;
+  }>`
+    SELECT e.name, e.type, e.protected, e.sort_order AS "sortOrder",
+      EXISTS (SELECT 1 FROM project_environments pe WHERE pe.project_id = ${projectId} AND pe.environment_name = e.name) AS enabled,
+      (SELECT count(*)::int FROM api_tokens t WHERE t.environment = e.name AND t.type IN ('client', 'frontend')
+        AND (${projectId} = ANY(t.projects) OR '*' = ANY(t.projects))) AS "projectApiTokenCount",
+      (SELECT count(*)::int FROM feature_environments fe JOIN features f ON f.name = fe.feature_name
+        WHERE fe.environment = e.name AND fe.enabled AND f.archived_at IS NULL AND f.project = ${projectId}) AS "projectEnabledToggleCount"
+    FROM environments e
+    ORDER BY e.sort_order, e.name`.execute(db);
+  return result.rows;
+}
+
+/** Locks the named environments in name order; those that do not exist are missing from the answer. */
+export async function lockEnvironments(db: Kysely<DB>, names: string[]): Promise<EnvironmentRow[]> {
+  if (names.length === 0) return [];
+  return db
+    .selectFrom('environments')
+    .select(['name', 'type', 'enabled', 'protected', 'sort_order as sortOrder'])
+    .where('name', 'in', names)
+    .orderBy('name')
+    .forUpdate()
+    .execute();
+}
+
+export async function projectExists(db: Kysely<DB>, id: string): Promise<boolean> {
+  return (await db.selectFrom('projects').select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
+}

@@ -229,3 +229,71 @@ describe('POST /api/admin/environments/:name/on|off', () => {
     for (const name of others) await bare('POST', `/api/admin/environments/${name}/on`);
   });
 });
+
+describe('PUT /api/admin/environments/sort-order', () => {
+  it('reorders the named environments only, with an event for each change', async () => {
+    const [first, second] = [await create({ sortOrder: 50 }), await create({ sortOrder: 60 })];
+    const res = await t.send('PUT', '/api/admin/environments/sort-order', { [first]: 61, [second]: 60 });
+    expect(res.statusCode).toBe(200);
+    const order = async (name: string) =>
+      (await t.send('GET', `/api/admin/environments/${name}`)).json().sortOrder;
+    expect([await order(first), await order(second), await order('production')]).toEqual([61, 60, 3]);
+    expect((await envEvents(first))[0]).toMatchObject({
+      type: 'environment-updated',
+      data: { sortOrder: 61 },
+      pre_data: { sortOrder: 50 },
+    });
+    // Unchanged: no event.
+    expect((await envEvents(second))[0]?.type).toBe('environment-created');
+  });
+
+  it('changes nothing when a name is unknown, and refuses non-integer orders', async () => {
+    const name = await create({ sortOrder: 70 });
+    const res = await t.send('PUT', '/api/admin/environments/sort-order', { [name]: 1, 'no-such-env': 2 });
+    expect(res.statusCode).toBe(404);
+    expect((await t.send('GET', `/api/admin/environments/${name}`)).json().sortOrder).toBe(70);
+    for (const body of [{ [name]: 'first' }, { [name]: 1.5 }, [1, 2]]) {
+      expect((await t.send('PUT', '/api/admin/environments/sort-order', body)).statusCode).toBe(400);
+    }
+  });
+});
+
+describe('GET /api/admin/environments/project/:projectId', () => {
+  it("lists every environment with whether the project has it and the project's counts there", async () => {
+    const project = uniqueName('envp');
+    const env = await create({ sortOrder: 80 });
+    expect(
+      (
+        await t.send('POST', '/api/admin/projects', {
+          id: project,
+          name: project,
+          environments: ['production'],
+        })
+      ).statusCode,
+    ).toBe(201);
+    const flag = uniqueName('f');
+    await a.createFlag(project, { name: flag });
+    await t.send('POST', `/api/admin/projects/${project}/features/${flag}/environments/production/on`);
+    await t.send('POST', '/api/admin/api-tokens', {
+      tokenName: uniqueName('tok'),
+      type: 'client',
+      environment: 'production',
+      projects: [project],
+    });
+    const res = await t.send('GET', `/api/admin/environments/project/${project}`);
+    expect(res.statusCode).toBe(200);
+    const byName = Object.fromEntries(res.json().environments.map((e: { name: string }) => [e.name, e]));
+    expect(byName.production).toEqual({
+      name: 'production',
+      type: 'production',
+      enabled: true,
+      protected: false,
+      sortOrder: 3,
+      projectApiTokenCount: 1,
+      projectEnabledToggleCount: 1,
+    });
+    expect(byName.development).toMatchObject({ enabled: false, projectEnabledToggleCount: 0 });
+    expect(byName[env]).toMatchObject({ enabled: false, sortOrder: 80 });
+    expect((await t.send('GET', '/api/admin/environments/project/no-such-project')).statusCode).toBe(404);
+  });
+});

@@ -3,15 +3,33 @@ import { routes, sendSerialized } from '../../platform/http/routes.js';
 import { errorResponses } from '../../platform/http/schemas.js';
 import type { ReadCache } from '../../platform/read-cache.js';
 import {
+  EventCreatorsSchema,
   EventListSchema,
   EventsQuerySchema,
   FlagEventListSchema,
   FlagEventsParamsSchema,
 } from './events.schemas.js';
 import { readEvents, readFlagEvents } from './events.service.js';
+import { listEventCreators } from './events.store.js';
 
 export const eventRoutes = (deps: Deps, reads: ReadCache) =>
   routes(async (app) => {
+    app.get(
+      '/api/admin/event-creators',
+      {
+        config: { permission: 'NONE' },
+        schema: {
+          tags: ['Events'],
+          operationId: 'getEventCreators',
+          summary: 'Get the users who created events',
+          description:
+            'Each user who has recorded an event, for event-log filters; tokens and the system are not listed.',
+          response: { 200: EventCreatorsSchema, ...errorResponses(401, 403) },
+        },
+      },
+      async () => listEventCreators(deps.database.db),
+    );
+
     app.get(
       '/api/admin/events',
       {

@@ -45,3 +45,11 @@ export const FlagEventsParamsSchema = Type.Object({
 });
 
 export type EventResponse = Static<typeof EventSchema>;
+
+export const EventCreatorsSchema = Type.Array(
+  Type.Object({
+    id: Type.Integer({ description: 'The user id.', examples: [50] }),
+    name: Type.String({ description: "The user's name, else username, else email." }),
+  }),
+  { description: 'The users who have recorded events.' },
+);

@@ -114,3 +114,16 @@ export async function changeVersion(db: Kysely<DB>): Promise<string> {
 export async function noteUnloggedChange(db: Kysely<DB>): Promise<void> {
   await sql`SELECT nextval('unlogged_changes')`.execute(db);
 }
+
+/**
+ * The users who have recorded events, by name: `name`, else username, else email. Events of API
+ * tokens and of the system are not users' and are left out. Uses the users table read-only.
+ */
+export async function listEventCreators(db: Kysely<DB>): Promise<{ id: number; name: string }[]> {
+  const result = await sql<{ id: number; name: string }>`
+    SELECT u.id, coalesce(u.name, u.username, u.email, '') AS name
+    FROM users u
+    WHERE EXISTS (SELECT 1 FROM events e WHERE e.created_by_user_id = u.id)
+    ORDER BY 2, 1`.execute(db);
+  return result.rows;
+}

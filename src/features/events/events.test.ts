@@ -2,6 +2,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api } from '../../../test/api.js';
 import { startTestApp, type TestApp, uniqueName } from '../../../test/harness.js';
+import { asUser, createUser, login } from '../../../test/people.js';
 
 let t: TestApp;
 let a: ReturnType<typeof api>;
@@ -254,5 +255,27 @@ describe('events are written in the transaction of the change', () => {
         ],
       ],
     ]);
+  });
+});
+
+describe('GET /api/admin/event-creators', () => {
+  it('lists the users who recorded events, not tokens or users who recorded none', async () => {
+    const author = await createUser(t, 'Editor', { name: 'Ada Author' });
+    const idle = await createUser(t, 'Editor');
+    await a.createFlag('default', { name: uniqueName('by-token') });
+    const cookie = await login(t, author.username);
+    const created = await t.send(
+      'POST',
+      '/api/admin/projects/default/features',
+      { name: uniqueName('by-user') },
+      asUser(cookie),
+    );
+    expect(created.statusCode).toBe(200);
+    const res = await t.send('GET', '/api/admin/event-creators');
+    expect(res.statusCode).toBe(200);
+    const creators = res.json() as { id: number; name: string }[];
+    expect(creators).toContainEqual({ id: author.id, name: 'Ada Author' });
+    expect(creators.some((c) => c.id === idle.id)).toBe(false);
+    expect(creators.every((c) => c.id > 0)).toBe(true);
   });
 });

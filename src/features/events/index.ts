@@ -1,2 +1,3 @@
+export { appendEvents } from './events.batch.store.js';
 export { eventRoutes } from './events.routes.js';
 export { appendEvent, changeVersion, type NewEvent, noteUnloggedChange } from './events.store.js';

@@ -4,6 +4,7 @@ import { routes } from '../../platform/http/routes.js';
 import { errorResponses } from '../../platform/http/schemas.js';
 import type { ReadCache } from '../../platform/read-cache.js';
 import { archiveRoutes } from './archive.routes.js';
+import { checkRoutes } from './checks.routes.js';
 import { cloneRoutes } from './clone.routes.js';
 import { favoriteRoutes } from './favorites.routes.js';
 import { CreateFlagBody, FlagParams, FlagSchema, ProjectParams, UpdateFlagBody } from './flags.schemas.js';
@@ -84,4 +85,5 @@ export const flagRoutes = (deps: Deps, reads: ReadCache) =>
     await app.register(favoriteRoutes(deps));
     await app.register(cloneRoutes(deps));
     await app.register(lifecycleRoutes(deps));
+    await app.register(checkRoutes(deps, reads));
   });

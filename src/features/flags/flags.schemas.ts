@@ -192,6 +192,10 @@ export const FlagSchema = Type.Object(
     project: Type.String({ description: 'Project of the flag.', examples: ['default'] }),
     archived: Type.Boolean({ description: 'Whether the flag is archived.' }),
     stale: Type.Boolean({ description: 'Whether the flag is marked stale.' }),
+    potentiallyStale: Type.Boolean({
+      description:
+        "Not stale, but at least its type's expected lifetime old (checked every minute; docs/api.md §5).",
+    }),
     favorite: Type.Boolean({ description: 'Whether the caller favorited the flag.' }),
     impressionData: Type.Boolean({ description: 'Impression data on or off.' }),
     createdAt: Nullable(Type.String({ format: 'date-time', description: 'Creation time.' })),

@@ -260,6 +260,7 @@ export function flagViewQuery(db: Kysely<DB>) {
       'f.type',
       'f.description',
       'f.stale',
+      'f.potentially_stale',
       'f.impression_data',
       'f.created_at',
       'f.archived_at',

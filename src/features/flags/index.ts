@@ -14,3 +14,8 @@ export {
 export { flagRoutes } from './flags.routes.js';
 export { findFlagArchivedState, lockFlag, markFlagsSeen } from './flags.store.js';
 export { enterLiveStages } from './lifecycle.store.js';
+export { checkPotentialStaleness, reconcileStaleness, startStalenessJob } from './staleness.service.js';
+export { FLAG_TYPES } from './flags.schemas.js';
+export { type BatchFlag, enterLiveStagesMany, lockProjectAndFlags } from './flags.batch.store.js';
+export { upsertFlags } from './flags.batch.service.js';
+export { favoriteFlags } from './favorites.service.js';

@@ -1,9 +1,19 @@
 import type { Deps } from '../../deps.js';
 import type { Principal } from '../../platform/http/auth.js';
 import { notFound } from '../../platform/http/errors.js';
-import { listFlagOverviews, listProjectRows, overviewCounts } from './overview.store.js';
+import type { ReadCache } from '../../platform/read-cache.js';
+import { favoriteFlags } from '../flags/index.js';
+import {
+  listFlagCreators,
+  listFlagOverviews,
+  listProjectRows,
+  overviewCounts,
+  projectExtras,
+  windowStats,
+} from './overview.store.js';
 import type { DefaultStrategy, ProjectOverview } from './projects.schemas.js';
-import { findProject, listProjectEnvironments } from './projects.store.js';
+import { findProject, isFavorite, listProjectEnvironments } from './projects.store.js';
+import { projectStatusRow } from './status.store.js';
 
 const iso = (value: Date | string | null | undefined) => (value ? new Date(value).toISOString() : null);
 
@@ -20,7 +30,7 @@ export function health(total: number, stale: number, potentiallyStale: number): 
 }
 
 export async function listProjects(deps: Deps, principal: Principal) {
-  const rows = await listProjectRows(deps.database.db, userIdOf(principal), deps.now());
+  const rows = await listProjectRows(deps.database.db, userIdOf(principal));
   return {
     version: 1,
     projects: rows.map((r) => {
@@ -40,58 +50,50 @@ export async function listProjects(deps: Deps, principal: Principal) {
         defaultStickiness: r.default_stickiness,
         lastUpdatedAt: iso(r.last_updated_at),
         lastReportedFlagUsage: iso(r.last_reported_flag_usage),
-        onboardingStatus: r.any_seen
-          ? { status: 'onboarded' }
-          : r.first_flag
-            ? { status: 'first-flag-created', feature: r.first_flag }
-            : { status: 'onboarding-started' },
+        onboardingStatus: onboardingStatus(r.first_flag, r.any_seen),
         owners: r.owners,
       };
     }),
   };
 }
 
-/** The deprecated project overview (6.x shape): settings, environments, flags and live stats. */
-export async function getProjectOverview(
-  deps: Deps,
-  projectId: string,
-  archived: boolean,
-  principal: Principal,
-): Promise<ProjectOverview> {
+/** The part of an overview only a write changes, kept in the read cache (ADR 0011). */
+interface OverviewBase {
+  /** Everything but `favorite`, `stats` and `features`, ready to serialise. */
+  head: Omit<ProjectOverview, 'favorite' | 'stats' | 'features'>;
+  counts: { active: number; stale: number; potentiallyStale: number };
+  /** Each flag as JSON, `{"favorite":false,` first so a favorite is a prefix swap. */
+  items: string[];
+  names: string[];
+  /** The items joined: the answer for a caller without favorites among them. */
+  joined: string;
+}
+
+const NOT_FAVORITE = '{"favorite":false,';
+const FAVORITE = '{"favorite":true,';
+
+async function overviewBase(deps: Deps, projectId: string, archived: boolean): Promise<OverviewBase> {
   const db = deps.database.db;
-  const userId = userIdOf(principal);
   const project = await findProject(db, projectId);
   if (!project) throw notFound(`Could not find project with id "${projectId}".`);
   const [counts, environments, flags] = await Promise.all([
-    overviewCounts(db, projectId, userId, deps.now()),
+    overviewCounts(db, projectId),
     listProjectEnvironments(db, projectId),
-    listFlagOverviews(db, projectId, archived, userId),
+    listFlagOverviews(db, projectId, archived),
   ]);
   if (!counts) throw notFound(`Could not find project with id "${projectId}".`);
-  const avg = counts.avg_time_to_prod;
-  return {
-    version: 1,
-    id: project.id,
-    name: project.name,
-    description: project.description,
-    defaultStickiness: project.defaultStickiness,
-    mode: project.mode,
-    featureLimit: project.featureLimit,
-    featureNaming: project.featureNaming,
-    members: counts.member_count,
-    health: health(counts.active_total, counts.stale, counts.potentially_stale),
-    environments: environments.map((e) => ({
-      environment: e.environment,
-      ...(e.default_strategy ? { defaultStrategy: e.default_strategy as DefaultStrategy } : {}),
-    })),
-    features: flags.map((f) => ({
+  const items = flags.map((f) =>
+    JSON.stringify({
+      favorite: false,
       name: f.name,
       description: f.description,
       type: f.type,
+      project: projectId,
+      archived: f.archived_at !== null,
       createdAt: iso(f.created_at) as string,
       stale: f.stale,
+      potentiallyStale: !f.stale && f.potentially_stale,
       impressionData: f.impression_data,
-      favorite: f.favorite,
       lastSeenAt: iso(f.last_seen_at),
       archivedAt: iso(f.archived_at),
       environments: f.environments.map((e) => ({
@@ -106,20 +108,190 @@ export async function getProjectOverview(
       })),
       segments: f.segments,
       tags: f.tags,
-    })),
-    updatedAt: iso(counts.updated_at ?? project.updatedAt),
-    createdAt: iso(project.createdAt),
-    favorite: counts.favorite,
-    stats: {
+    }),
+  );
+  return {
+    head: {
+      version: 1,
+      id: project.id,
+      name: project.name,
+      description: project.description,
+      defaultStickiness: project.defaultStickiness,
+      mode: project.mode,
+      featureLimit: project.featureLimit,
+      featureNaming: project.featureNaming,
+      members: counts.member_count,
+      health: health(counts.active_total, counts.stale, counts.potentially_stale),
+      environments: environments.map((e) => ({
+        environment: e.environment,
+        ...(e.default_strategy ? { defaultStrategy: e.default_strategy as DefaultStrategy } : {}),
+      })),
+      updatedAt: iso(counts.updated_at ?? project.updatedAt),
+      createdAt: iso(project.createdAt),
+    },
+    counts: { active: counts.active_total, stale: counts.stale, potentiallyStale: counts.potentially_stale },
+    items,
+    names: flags.map((f) => f.name),
+    joined: items.join(','),
+  };
+}
+
+type Stats = ProjectOverview['stats'];
+
+/** The window statistics at `now`, kept while they hold (until a timestamp leaves a window). */
+async function stats(deps: Deps, reads: ReadCache, projectId: string): Promise<Stats> {
+  const now = deps.now().getTime();
+  const entry = await reads.readTimed(`project-stats\u0000${projectId}`, now, async () => {
+    const row = await windowStats(deps.database.db, projectId, new Date(now));
+    if (!row) throw notFound(`Could not find project with id "${projectId}".`);
+    const avg = row.avg_time_to_prod;
+    const value: Stats = {
       // Mean days to one decimal, at least 0.1 when there is any (docs/api.md §5).
       avgTimeToProdCurrentWindow: avg === null ? 0 : Math.max(0.1, Math.round(avg * 10) / 10),
-      createdCurrentWindow: counts.created_current,
-      createdPastWindow: counts.created_past,
-      archivedCurrentWindow: counts.archived_current,
-      archivedPastWindow: counts.archived_past,
-      projectActivityCurrentWindow: counts.activity_current,
-      projectActivityPastWindow: counts.activity_past,
-      projectMembersAddedCurrentWindow: counts.members_added,
+      createdCurrentWindow: row.created_current,
+      createdPastWindow: row.created_past,
+      archivedCurrentWindow: row.archived_current,
+      archivedPastWindow: row.archived_past,
+      projectActivityCurrentWindow: row.activity_current,
+      projectActivityPastWindow: row.activity_past,
+      projectMembersAddedCurrentWindow: row.members_added,
+    };
+    // A millisecond short of the boundary: timestamps arrive truncated to milliseconds.
+    return { value, from: now, until: row.until_ms === null ? Number.POSITIVE_INFINITY : row.until_ms - 1 };
+  });
+  return entry.value;
+}
+
+/**
+ * The overview as JSON text: the cached flags with the caller's favorites swapped in, the
+ * caller's project favorite and the statistics at this moment, without serialising 10,000 flags
+ * again for every request.
+ */
+async function overviewJson(
+  deps: Deps,
+  reads: ReadCache,
+  projectId: string,
+  archived: boolean,
+  principal: Principal,
+  extra: (base: OverviewBase) => Record<string, number>,
+): Promise<string> {
+  const base = await reads.read(
+    `project-overview\u0000${projectId}\u0000${archived}`,
+    () => overviewBase(deps, projectId, archived),
+    { bytes: (b) => b.joined.length * 2 },
+  );
+  const [favorites, favorite, windowed] = await Promise.all([
+    favoriteFlags(deps, reads, principal),
+    isFavorite(deps.database.db, projectId, userIdOf(principal)),
+    stats(deps, reads, projectId),
+  ]);
+  let features = base.joined;
+  if (favorites.size > 0 && base.names.some((n) => favorites.has(n))) {
+    features = base.items
+      .map((item, i) =>
+        favorites.has(base.names[i] as string) ? FAVORITE + item.slice(NOT_FAVORITE.length) : item,
+      )
+      .join(',');
+  }
+  const head = JSON.stringify({ ...base.head, favorite, stats: windowed, ...extra(base) });
+  return `${head.slice(0, -1)},"features":[${features}]}`;
+}
+
+/** The deprecated project overview (6.x shape): settings, environments, flags and live stats. */
+export const getProjectOverviewJson = (
+  deps: Deps,
+  reads: ReadCache,
+  projectId: string,
+  archived: boolean,
+  principal: Principal,
+) => overviewJson(deps, reads, projectId, archived, principal, () => ({}));
+
+/**
+ * The health report: the overview of the project's non-archived flags with the counts behind its
+ * health, computed from the current data (a flag marked stale counts at once).
+ */
+export const getHealthReportJson = (deps: Deps, reads: ReadCache, projectId: string, principal: Principal) =>
+  overviewJson(deps, reads, projectId, false, principal, (base) => ({
+    technicalDebt: 100 - base.head.health,
+    potentiallyStaleCount: base.counts.potentiallyStale,
+    activeCount: base.counts.active - base.counts.stale,
+    staleCount: base.counts.stale,
+  }));
+
+/** Onboarding as Unleash shows it: a flag seen by an SDK, else the first flag created. */
+export function onboardingStatus(firstFlag: string | null, anySeen: boolean) {
+  if (anySeen) return { status: 'onboarded' as const };
+  if (firstFlag) return { status: 'first-flag-created' as const, feature: firstFlag };
+  return { status: 'onboarding-started' as const };
+}
+
+/**
+ * The current project overview (`…/overview`): the deprecated one's settings, health and
+ * statistics without the flags, plus flag counts per type and onboarding.
+ */
+export async function getCurrentOverview(
+  deps: Deps,
+  reads: ReadCache,
+  projectId: string,
+  principal: Principal,
+) {
+  const base = await reads.read(
+    `project-overview\u0000${projectId}\u0000false`,
+    () => overviewBase(deps, projectId, false),
+    { bytes: (b) => b.joined.length * 2 },
+  );
+  const [favorite, windowed, extras] = await Promise.all([
+    isFavorite(deps.database.db, projectId, userIdOf(principal)),
+    stats(deps, reads, projectId),
+    projectExtras(deps.database.db, projectId),
+  ]);
+  if (!extras) throw notFound(`Could not find project with id "${projectId}".`);
+  return {
+    ...base.head,
+    linkTemplates: [],
+    technicalDebt: 100 - base.head.health,
+    favorite,
+    archivedAt: iso(extras.archived_at),
+    onboardingStatus: onboardingStatus(extras.first_flag, extras.any_seen),
+    featureTypeCounts: extras.type_counts,
+    stats: windowed,
+  };
+}
+
+export async function getFlagCreators(deps: Deps, projectId: string) {
+  if (!(await findProject(deps.database.db, projectId)))
+    throw notFound(`Could not find project with id "${projectId}".`);
+  return listFlagCreators(deps.database.db, projectId);
+}
+
+/** The project status page: activity per day, resources, health and the lifecycle per stage. */
+export async function getProjectStatus(deps: Deps, reads: ReadCache, projectId: string) {
+  const base = await reads.read(
+    `project-overview\u0000${projectId}\u0000false`,
+    () => overviewBase(deps, projectId, false),
+    { bytes: (b) => b.joined.length * 2 },
+  );
+  const row = await projectStatusRow(deps.database.db, projectId, deps.now());
+  if (!row) throw notFound(`Could not find project with id "${projectId}".`);
+  const stage = (name: string) => {
+    const s = row.stages.find((x) => x.stage === name);
+    return {
+      averageDays: s?.average_days == null ? null : Math.round(s.average_days),
+      currentFlags: s?.current ?? 0,
+    };
+  };
+  return {
+    activityCountByDate: row.activity,
+    resources: { apiTokens: row.api_tokens, members: row.members, segments: row.segments },
+    health: { current: base.head.health },
+    technicalDebt: { current: 100 - base.head.health },
+    lifecycleSummary: {
+      initial: stage('initial'),
+      preLive: stage('pre-live'),
+      live: stage('live'),
+      completed: stage('completed'),
+      archived: stage('archived'),
     },
+    staleFlags: { total: base.counts.stale + base.counts.potentiallyStale },
   };
 }

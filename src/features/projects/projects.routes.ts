@@ -1,11 +1,19 @@
 import { Type } from 'typebox';
 import type { Deps } from '../../deps.js';
 import { actor } from '../../platform/http/auth.js';
-import { routes } from '../../platform/http/routes.js';
+import { routes, sendSerialized } from '../../platform/http/routes.js';
 import { errorResponses } from '../../platform/http/schemas.js';
+import type { ReadCache } from '../../platform/read-cache.js';
 import { CreateStrategyBody } from '../strategies/index.js';
 import { accessRoutes } from './access.routes.js';
-import { getProjectOverview, listProjects } from './overview.service.js';
+import {
+  getCurrentOverview,
+  getFlagCreators,
+  getHealthReportJson,
+  getProjectOverviewJson,
+  getProjectStatus,
+  listProjects,
+} from './overview.service.js';
 import {
   addEnvironmentToProject,
   removeEnvironmentFromProject,
@@ -14,6 +22,8 @@ import {
 import {
   CreateProjectBody,
   DefaultStrategySchema,
+  FlagCreatorsSchema,
+  HealthReportSchema,
   OverviewQuery,
   ProjectCreatedSchema,
   ProjectEnvironmentBody,
@@ -21,7 +31,9 @@ import {
   ProjectIdParams,
   ProjectListSchema,
   ProjectOverviewSchema,
+  ProjectOverviewV8Schema,
   ProjectSettingsBody,
+  ProjectStatusSchema,
   UpdateProjectBody,
 } from './projects.schemas.js';
 import {
@@ -35,7 +47,7 @@ import {
 const Empty = Type.Null({ description: 'Done; the response has no body.' });
 const tags = ['Projects'];
 
-export const projectRoutes = (deps: Deps) =>
+export const projectRoutes = (deps: Deps, reads: ReadCache) =>
   routes(async (app) => {
     await app.register(accessRoutes(deps));
     app.get(
@@ -92,13 +104,86 @@ export const projectRoutes = (deps: Deps) =>
       },
       async (request, reply) => {
         reply.header('Deprecation', 'true');
-        return getProjectOverview(
+        const json = await getProjectOverviewJson(
           deps,
+          reads,
           request.params.projectId,
           request.query.archived ?? false,
           actor(request),
         );
+        return sendSerialized(reply, json);
       },
+    );
+
+    app.get(
+      '/api/admin/projects/:projectId/health-report',
+      {
+        config: { permission: 'NONE' },
+        schema: {
+          tags,
+          operationId: 'getProjectHealthReport',
+          summary: 'Get the health report of a project',
+          description:
+            'The project overview of its non-archived flags plus `technicalDebt`, `staleCount`, `activeCount` and `potentiallyStaleCount`, all computed when asked: a flag marked stale counts at once.',
+          params: ProjectIdParams,
+          response: { 200: HealthReportSchema, ...errorResponses(400, 401, 403, 404) },
+        },
+      },
+      async (request, reply) =>
+        sendSerialized(
+          reply,
+          await getHealthReportJson(deps, reads, request.params.projectId, actor(request)),
+        ),
+    );
+
+    app.get(
+      '/api/admin/projects/:projectId/overview',
+      {
+        config: { permission: 'NONE' },
+        schema: {
+          tags,
+          operationId: 'getProjectOverview',
+          summary: 'Get an overview of a project',
+          description:
+            'Settings, environments, health and technical debt, 30-day statistics, flag counts per type and onboarding, without the flags themselves.',
+          params: ProjectIdParams,
+          response: { 200: ProjectOverviewV8Schema, ...errorResponses(400, 401, 403, 404) },
+        },
+      },
+      async (request) => getCurrentOverview(deps, reads, request.params.projectId, actor(request)),
+    );
+
+    app.get(
+      '/api/admin/projects/:projectId/status',
+      {
+        config: { permission: 'NONE' },
+        schema: {
+          tags,
+          operationId: 'getProjectStatus',
+          summary: 'Get the status of a project',
+          description:
+            "Events per day over the last year, the project's own tokens, members and segments, health and technical debt, and per lifecycle stage the flags in it and the mean days spent there.",
+          params: ProjectIdParams,
+          response: { 200: ProjectStatusSchema, ...errorResponses(400, 401, 403, 404) },
+        },
+      },
+      async (request) => getProjectStatus(deps, reads, request.params.projectId),
+    );
+
+    app.get(
+      '/api/admin/projects/:projectId/flag-creators',
+      {
+        config: { permission: 'NONE' },
+        schema: {
+          tags,
+          operationId: 'getProjectFlagCreators',
+          summary: "Get the creators of a project's flags",
+          description: "The users who created the project's flags (archived ones too), for search filters.",
+          params: ProjectIdParams,
+          response: { 200: FlagCreatorsSchema, ...errorResponses(400, 401, 403, 404) },
+        },
+      },
+      async (request) => getFlagCreators(deps, request.params.projectId),
     );
 
     app.put(

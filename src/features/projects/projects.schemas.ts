@@ -271,8 +271,13 @@ export const FlagOverviewSchema = Type.Object(
     name: Type.String({ description: 'Flag name.', examples: ['new-checkout'] }),
     description: Nullable(Type.String({ description: 'What the flag is for.' })),
     type: Type.String({ description: 'Flag type.', examples: ['release'] }),
+    project: Type.String({ description: 'The project (this one).', examples: ['default'] }),
+    archived: Type.Boolean({ description: 'Whether the flag is archived (archived=true lists those).' }),
     createdAt: Type.String({ format: 'date-time', description: 'Creation time.' }),
     stale: Type.Boolean({ description: 'Marked stale.' }),
+    potentiallyStale: Type.Boolean({
+      description: "Not stale, but at least its type's expected lifetime old (docs/api.md §5).",
+    }),
     impressionData: Type.Boolean({ description: 'Impression data on or off.' }),
     favorite: Type.Boolean({ description: 'Whether the caller favorited the flag.' }),
     lastSeenAt: Nullable(
@@ -348,6 +353,23 @@ export const ProjectOverviewSchema = Type.Object(
 );
 export type ProjectOverview = Static<typeof ProjectOverviewSchema>;
 
+const HealthCount = (description: string) => Type.Integer({ description, minimum: 0 });
+export const HealthReportSchema = Type.Object(
+  {
+    ...ProjectOverviewSchema.properties,
+    technicalDebt: Type.Number({
+      description: 'Share (0-100) of stale and potentially stale flags: 100 - health.',
+    }),
+    potentiallyStaleCount: HealthCount(
+      "Non-archived flags not marked stale but past their type's expected lifetime.",
+    ),
+    activeCount: HealthCount('Non-archived flags not marked stale.'),
+    staleCount: HealthCount('Non-archived flags marked stale.'),
+  },
+  { description: 'The project overview with the counts behind its health, computed when asked.' },
+);
+export type HealthReport = Static<typeof HealthReportSchema>;
+
 export const OverviewQuery = Type.Object({
   archived: Type.Optional(
     Type.Boolean({
@@ -356,3 +378,115 @@ export const OverviewQuery = Type.Object({
     }),
   ),
 });
+
+export const ProjectOverviewV8Schema = Type.Object(
+  {
+    version: Type.Integer({ description: 'Schema version, always 1.', examples: [1] }),
+    id: Type.String({ description: 'The project id.', examples: ['default'] }),
+    name: Type.String({ description: 'Display name.', examples: ['Default'] }),
+    description: Nullable(Type.String({ description: 'What the project is for.' })),
+    defaultStickiness: Type.String({ description: 'Default stickiness.', examples: ['default'] }),
+    mode: Type.String({ description: 'Collaboration mode.', examples: ['open'] }),
+    featureLimit: Nullable(Type.Number({ description: 'Flag limit; null for none.' })),
+    featureNaming: ProjectCreatedSchema.properties.featureNaming,
+    linkTemplates: Type.Array(Type.Object({}, { additionalProperties: true }), {
+      description: 'Link templates for new flags: none (not supported).',
+    }),
+    members: Type.Number({ description: 'Number of distinct users with a project role.' }),
+    health: Type.Number({ description: 'Deprecated: use technicalDebt (health = 100 - technicalDebt).' }),
+    technicalDebt: Type.Number({ description: 'Share (0-100) of stale and potentially stale flags.' }),
+    favorite: Type.Boolean({ description: 'Whether the caller favorited the project.' }),
+    updatedAt: Nullable(Type.String({ format: 'date-time', description: 'Last change of the project.' })),
+    archivedAt: Nullable(Type.String({ format: 'date-time', description: 'When the project was archived.' })),
+    createdAt: Nullable(Type.String({ format: 'date-time', description: 'Creation time.' })),
+    onboardingStatus: OnboardingStatusSchema,
+    environments: Type.Array(ProjectEnvironmentItem, { description: 'Environments of the project.' }),
+    featureTypeCounts: Type.Array(
+      Type.Object({
+        type: Type.String({ description: 'Flag type.' }),
+        count: Type.Integer({ description: 'Active flags of that type.' }),
+      }),
+      { description: 'Active flags per type.' },
+    ),
+    stats: ProjectStatsSchema,
+  },
+  { description: 'A project without its flags (the current overview).' },
+);
+
+export const FlagCreatorsSchema = Type.Array(
+  Type.Object({
+    id: Type.Integer({ description: 'The user id.', examples: [50] }),
+    name: Type.String({ description: "The user's name, else username, else email." }),
+  }),
+  { description: "The users who created the project's flags." },
+);
+
+const StageSummary = (stage: string) =>
+  Type.Object(
+    {
+      averageDays: Nullable(
+        Type.Number({
+          description: 'Mean whole days flags stayed in the stage before moving on; null: none has.',
+        }),
+      ),
+      currentFlags: Type.Integer({ description: 'Flags in the stage now.' }),
+    },
+    { description: `The ${stage} stage.` },
+  );
+
+export const ProjectStatusSchema = Type.Object(
+  {
+    activityCountByDate: Type.Array(
+      Type.Object({
+        date: Type.String({ description: 'A UTC date.', examples: ['2026-11-23'] }),
+        count: Type.Integer({ minimum: 0, description: 'Events of the project that day.' }),
+      }),
+      { description: 'Events per day over the last 365 days, days without any left out.' },
+    ),
+    resources: Type.Object(
+      {
+        apiTokens: Type.Integer({
+          minimum: 0,
+          description: 'API tokens scoped to this project (not to all).',
+        }),
+        members: Type.Integer({
+          minimum: 0,
+          description: 'Users granted a role here directly (not via groups).',
+        }),
+        segments: Type.Integer({ minimum: 0, description: 'Segments of this project.' }),
+      },
+      { description: 'What the project has of its own.' },
+    ),
+    health: Type.Object(
+      { current: Type.Integer({ minimum: 0, description: 'Current health (0-100).' }) },
+      { description: 'Health: the share of flags neither stale nor potentially stale.' },
+    ),
+    technicalDebt: Type.Object(
+      {
+        current: Type.Integer({
+          minimum: 0,
+          maximum: 100,
+          description: 'Current technical debt: 100 - health.',
+        }),
+      },
+      { description: 'Technical debt.' },
+    ),
+    lifecycleSummary: Type.Object(
+      {
+        initial: StageSummary('initial'),
+        preLive: StageSummary('pre-live'),
+        live: StageSummary('live'),
+        completed: StageSummary('completed'),
+        archived: StageSummary('archived'),
+      },
+      { description: 'Flags per lifecycle stage.' },
+    ),
+    staleFlags: Type.Object(
+      {
+        total: Type.Integer({ minimum: 0, description: 'Active flags that are stale or potentially stale.' }),
+      },
+      { description: 'Stale and potentially stale flags.' },
+    ),
+  },
+  { description: 'The status of a project: activity, resources, health and lifecycle.' },
+);

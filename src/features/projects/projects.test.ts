@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api } from '../../../test/api.js';
 import { startTestApp, type TestApp, uniqueName } from '../../../test/harness.js';
+import { checkPotentialStaleness } from '../flags/index.js';
 
 let t: TestApp;
 let a: ReturnType<typeof api>;
@@ -177,6 +178,8 @@ describe('GET /api/admin/projects', () => {
         [id],
       ),
     );
+    // Potential staleness is marked by the job (docs/api.md §5); its next round finds the flag.
+    await checkPotentialStaleness({ database: t.database, now: () => new Date() });
     const p = await listed(id);
     expect(p).toMatchObject({
       id,

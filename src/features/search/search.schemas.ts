@@ -100,6 +100,9 @@ export const SearchItemSchema = Type.Object(
     }),
     project: Type.String({ description: 'Project of the flag.', examples: ['default'] }),
     stale: Type.Boolean({ description: 'Whether the flag is marked stale.' }),
+    potentiallyStale: Type.Boolean({
+      description: "Not stale, but at least its type's expected lifetime old (docs/api.md §5).",
+    }),
     favorite: Type.Boolean({ description: 'Whether the caller favorited the flag.' }),
     impressionData: Type.Boolean({ description: 'Impression data on or off.' }),
     createdAt: Nullable(Type.String({ format: 'date-time', description: 'Creation time.' })),

@@ -26,6 +26,7 @@ function toItem(row: SearchItemRow): SearchItem {
     dependencyType: row.dependencyType,
     project: row.project,
     stale: row.stale,
+    potentiallyStale: row.potentiallyStale,
     favorite: row.favorite,
     impressionData: row.impressionData,
     createdAt: iso(row.createdAt),

@@ -17,6 +17,7 @@ export interface SearchItemRow {
   description: string | null;
   project: string;
   stale: boolean;
+  potentiallyStale: boolean;
   impressionData: boolean;
   createdAt: string | null;
   archivedAt: string | null;
@@ -285,6 +286,7 @@ function searchStatement(r: SearchRequest, ctx: SearchContext) {
         'description', f.description,
         'project', f.project,
         'stale', f.stale,
+        'potentiallyStale', NOT f.stale AND f.potentially_stale,
         'impressionData', f.impression_data,
         'createdAt', f.created_at,
         'archivedAt', f.archived_at,

@@ -281,6 +281,7 @@ describe('GET /api/admin/search/features: items', () => {
         'impressionData',
         'lifecycle',
         'name',
+        'potentiallyStale',
         'project',
         'segments',
         'stale',

@@ -7,7 +7,9 @@ import {
   AdminSegmentSchema,
   SegmentIdParams,
   SegmentListSchema,
+  SegmentNameBody,
   SegmentStrategiesSchema,
+  StrategyIdParams,
   UpsertSegmentBody,
 } from './segments.schemas.js';
 import {
@@ -15,8 +17,10 @@ import {
   getSegment,
   getSegmentStrategies,
   getSegments,
+  getStrategySegments,
   removeSegment,
   replaceSegment,
+  validateSegmentName,
 } from './segments.service.js';
 
 const tags = ['Segments'];
@@ -24,6 +28,42 @@ const NoContent = Type.Null({ description: 'No body.' });
 
 export const segmentRoutes = (deps: Deps) =>
   routes(async (app) => {
+    app.post(
+      '/api/admin/segments/validate',
+      {
+        config: { permission: 'NONE' },
+        schema: {
+          tags,
+          operationId: 'validateSegment',
+          summary: 'Validate a segment name',
+          description:
+            '204 when a segment could be created with the name; 409 `NameExistsError` when one has it.',
+          body: SegmentNameBody,
+          response: { 204: NoContent, ...errorResponses(400, 401, 403, 409, 413, 415) },
+        },
+      },
+      async (request, reply) => {
+        await validateSegmentName(deps, request.body.name);
+        return reply.code(204).send(null);
+      },
+    );
+
+    app.get(
+      '/api/admin/segments/strategies/:strategyId',
+      {
+        config: { permission: 'NONE' },
+        schema: {
+          tags,
+          operationId: 'getSegmentsByStrategyId',
+          summary: 'Get the segments of a strategy',
+          description: 'The segments the strategy uses (none for an unknown strategy, as Unleash answers).',
+          params: StrategyIdParams,
+          response: { 200: SegmentListSchema, ...errorResponses(401, 403) },
+        },
+      },
+      async (request) => getStrategySegments(deps, request.params.strategyId),
+    );
+
     app.get(
       '/api/admin/segments',
       {

@@ -75,3 +75,19 @@ export const SegmentStrategiesSchema = Type.Object(
   { description: 'Strategies that use a segment.' },
 );
 export type SegmentStrategies = Static<typeof SegmentStrategiesSchema>;
+
+export const SegmentNameBody = Type.Object(
+  {
+    name: Type.String({
+      minLength: 1,
+      maxLength: 255,
+      description: 'The segment name to check.',
+      examples: ['beta-users'],
+    }),
+  },
+  { description: 'A segment name.' },
+);
+
+export const StrategyIdParams = Type.Object({
+  strategyId: Type.String({ maxLength: 100, description: 'The strategy id.' }),
+});

@@ -13,6 +13,8 @@ import {
   projectExists,
   type SegmentRow,
   type SegmentValues,
+  segmentNameTaken,
+  segmentsOfStrategy,
   strategiesUsingSegment,
   updateSegment,
 } from './segments.store.js';
@@ -130,4 +132,17 @@ export async function getSegmentStrategies(deps: Deps, id: number): Promise<Segm
   const db = deps.database.db;
   if (!(await findSegment(db, id))) throw notFoundSegment(id);
   return { strategies: await strategiesUsingSegment(db, id) };
+}
+
+/** 204 when a segment could be created with the name; 409 when one has it. */
+export async function validateSegmentName(deps: Deps, name: string): Promise<void> {
+  if (await segmentNameTaken(deps.database.db, name))
+    throw nameExists(`There is already a segment named "${name}".`);
+}
+
+export async function getStrategySegments(
+  deps: Deps,
+  strategyId: string,
+): Promise<{ segments: AdminSegment[] }> {
+  return { segments: (await segmentsOfStrategy(deps.database.db, strategyId)).map(toSegment) };
 }

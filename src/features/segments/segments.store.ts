@@ -127,3 +127,23 @@ export async function strategiesUsingSegment(db: Kysely<DB>, id: number) {
     .orderBy('s.id')
     .execute();
 }
+
+export async function segmentNameTaken(db: Kysely<DB>, name: string): Promise<boolean> {
+  return (
+    (await db.selectFrom('segments').select('id').where('name', '=', name).executeTakeFirst()) !== undefined
+  );
+}
+
+/** The segments a strategy uses, by id (none for an unknown strategy). */
+export async function segmentsOfStrategy(db: Kysely<DB>, strategyId: string): Promise<SegmentRow[]> {
+  const rows = await segmentQuery(db)
+    .where('g.id', 'in', (eb) =>
+      eb
+        .selectFrom('feature_strategy_segment')
+        .select('segment_id')
+        .where('feature_strategy_id', '=', strategyId),
+    )
+    .orderBy('g.id')
+    .execute();
+  return rows.map(toRow);
+}

@@ -236,3 +236,39 @@ describe('GET/PUT/DELETE /api/admin/segments/:id', () => {
     expect((await t.send('GET', `/api/admin/segments/${s.id}/strategies`)).statusCode).toBe(404);
   });
 });
+
+describe('segment name validation and segments of a strategy', () => {
+  it('answers 204 for a free name and 409 for a taken one', async () => {
+    const taken = await create();
+    const free = await t.send('POST', '/api/admin/segments/validate', { name: uniqueName('free') });
+    expect(free.statusCode).toBe(204);
+    const clash = await t.send('POST', '/api/admin/segments/validate', { name: taken.name });
+    expect(clash.statusCode).toBe(409);
+    expect(clash.json().name).toBe('NameExistsError');
+    expect((await t.send('POST', '/api/admin/segments/validate', { name: '' })).statusCode).toBe(400);
+  });
+
+  it('lists the segments a strategy uses, none for an unknown strategy', async () => {
+    const [one, two] = [await create(), await create()];
+    const flag = uniqueName('segflag');
+    await a.createFlag('default', { name: flag });
+    const strategy = await t.send(
+      'POST',
+      `/api/admin/projects/default/features/${flag}/environments/development/strategies`,
+      {
+        name: 'default',
+        segments: [two.id, one.id],
+      },
+    );
+    expect(strategy.statusCode).toBe(200);
+    const res = await t.send('GET', `/api/admin/segments/strategies/${strategy.json().id}`);
+    expect(res.statusCode).toBe(200);
+    expect(res.json().segments.map((s: { id: number }) => s.id)).toEqual(
+      [one.id, two.id].sort((x, y) => x - y),
+    );
+    expect(res.json().segments[0]).toEqual((await t.send('GET', `/api/admin/segments/${one.id}`)).json());
+    expect((await t.send('GET', '/api/admin/segments/strategies/no-such-strategy')).json()).toEqual({
+      segments: [],
+    });
+  });
+});

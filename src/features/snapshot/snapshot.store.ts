@@ -142,7 +142,8 @@ export async function loadConfiguration(db: Kysely<DB>): Promise<ConfigurationRo
  * Event types without a flag that leave the evaluated configuration as it is; any other event
  * without a flag (a segment, project or environment change) asks for a full read.
  */
-const OUTSIDE_CONFIGURATION = /^(api-token|context-field|tag-|tag-type|strategy-|project-(un)?favorited)/;
+const OUTSIDE_CONFIGURATION =
+  /^(api-token|context-field|tag-|tag-type|strategy-|project-(un)?favorited|features-exported|maintenance-mode-toggled|feature-type-updated)/;
 
 export interface ConfigurationChange {
   revision: number;

@@ -21,3 +21,4 @@ export {
   strategySegmentIds,
 } from './strategies.store.js';
 export { finishDraft } from './strategies.input.js';
+export { type StrategyDraftWithId, setFlagStrategies, setFlagsEnabled } from './strategies.batch.service.js';

@@ -1,10 +1,13 @@
 import { Type } from 'typebox';
 import type { Deps } from '../../deps.js';
 import { actor } from '../../platform/http/auth.js';
-import { routes } from '../../platform/http/routes.js';
+import { invalid } from '../../platform/http/errors.js';
+import { routes, sendEmpty } from '../../platform/http/routes.js';
 import { errorResponses } from '../../platform/http/schemas.js';
+import { constraintProblems } from './constraints.validate.js';
 import { setEnvironmentEnabled } from './flag-environments.service.js';
 import {
+  ConstraintBody,
   CreateStrategyBody,
   FlagEnvironmentParams,
   PatchBody,
@@ -30,6 +33,30 @@ const tags = ['Features'];
 
 export const strategyRoutes = (deps: Deps) =>
   routes(async (app) => {
+    app.post(
+      '/api/admin/constraints/validate',
+      {
+        config: { permission: 'NONE' },
+        schema: {
+          tags,
+          operationId: 'validateConstraint',
+          summary: 'Validate a constraint',
+          description:
+            'Checks a constraint as strategies check theirs: an operator of the 19, `values` or `value` as the operator needs, and values that parse for it (dates, semantic versions, numbers, addresses). 204 when valid; 400 with every problem otherwise. The context field need not be defined, as for strategies.',
+          body: ConstraintBody,
+          response: {
+            204: Type.Null({ description: 'The constraint is valid.' }),
+            ...errorResponses(400, 401, 403, 413, 415),
+          },
+        },
+      },
+      async (request, reply) => {
+        const problems = constraintProblems(request.body, '/body');
+        if (problems.length > 0) throw invalid((problems[0] as { message: string }).message, problems);
+        return sendEmpty(reply, 204);
+      },
+    );
+
     for (const enabled of [true, false]) {
       app.post(
         `${BASE}/${enabled ? 'on' : 'off'}`,

@@ -2,3 +2,4 @@
 export { TAG_TYPE_NAME_PATTERN, TagSchema } from './tags.schemas.js';
 export { tagRoutes } from './tags.routes.js';
 export { copyFlagTags, tagNewFlag } from './tags.store.js';
+export { createMissingTagTypes, setTagsOfFlags, tagNewFlags } from './tags.batch.service.js';

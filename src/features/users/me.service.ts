@@ -1,5 +1,6 @@
 import type { Deps } from '../../deps.js';
 import type { Principal } from '../../platform/http/auth.js';
+import { uiStateOf } from '../ui-state/index.js';
 import { findUser, toUser } from './users.store.js';
 
 /**
@@ -20,7 +21,10 @@ export async function describeCaller(deps: Deps, principal: Principal) {
       splash: {},
     };
   }
-  const row = await findUser(deps.database.db, principal.userId);
+  const [row, state] = await Promise.all([
+    findUser(deps.database.db, principal.userId),
+    uiStateOf(deps, principal.userId),
+  ]);
   const user = row ? toUser(row) : { id: principal.userId };
-  return { user, permissions, feedback: [], splash: {} };
+  return { user, permissions, ...state };
 }

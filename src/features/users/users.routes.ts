@@ -5,12 +5,15 @@ import { routes } from '../../platform/http/routes.js';
 import { errorResponses, NoBody } from '../../platform/http/schemas.js';
 import { resetRoutes } from './reset.routes.js';
 import {
+  AdminCountSchema,
   CreateUserBody,
   PasswordBody,
   UpdateUserBody,
   UserListSchema,
   UserParams,
   UserSchema,
+  UserSearchQuery,
+  UserSearchSchema,
 } from './users.schemas.js';
 import {
   changePassword,
@@ -21,6 +24,7 @@ import {
   listAllUsers,
   removeUser,
 } from './users.service.js';
+import { countAdmins, searchUserRows, toUser } from './users.store.js';
 
 const tags = ['Users'];
 
@@ -54,6 +58,38 @@ export const userRoutes = (deps: Deps) =>
         },
       );
     }
+
+    app.get(
+      '/api/admin/user-admin/search',
+      {
+        config: { permission: 'NONE' },
+        schema: {
+          tags,
+          operationId: 'searchUsers',
+          summary: 'Search users',
+          description:
+            'People whose name, username or email contains `q` (case-insensitive), at most 100: for pickers, so any signed-in caller may search.',
+          querystring: UserSearchQuery,
+          response: { 200: UserSearchSchema, ...errorResponses(400, 401, 403) },
+        },
+      },
+      async (request) => (await searchUserRows(db, request.query.q, 100)).map(toUser),
+    );
+
+    app.get(
+      '/api/admin/user-admin/admin-count',
+      {
+        config: { permission: 'ADMIN' },
+        schema: {
+          tags,
+          operationId: 'getAdminCount',
+          summary: 'Count the admins',
+          description: 'Admins with and without a password, and service accounts with the Admin root role.',
+          response: { 200: AdminCountSchema, ...errorResponses(401, 403) },
+        },
+      },
+      () => countAdmins(db),
+    );
 
     app.get(
       '/api/admin/user-admin',

@@ -164,3 +164,25 @@ export const MeSchema = Type.Object(
   },
   { description: 'The caller, with permissions.' },
 );
+
+export const UserSearchQuery = Type.Object({
+  q: Type.String({
+    minLength: 2,
+    maxLength: 100,
+    description: 'Text to find in the name, username or email (at least 2 characters).',
+    examples: ['ada'],
+  }),
+});
+
+export const UserSearchSchema = Type.Array(UserSchema, {
+  description: 'Matching people, at most 100, by id.',
+});
+
+export const AdminCountSchema = Type.Object(
+  {
+    password: Type.Integer({ description: 'Admins with a password.' }),
+    noPassword: Type.Integer({ description: 'Admins without a password (not signed up yet, or SSO).' }),
+    service: Type.Integer({ description: 'Service accounts with the Admin root role.' }),
+  },
+  { description: 'How many admins the instance has.' },
+);

@@ -227,3 +227,30 @@ export async function addProjectOwner(db: Db, userId: number, project: string): 
     .onConflict((oc) => oc.doNothing())
     .execute();
 }
+
+/**
+ * People whose name, username or email contains `q` (case-insensitive, the user's `%` and `_`
+ * taken literally), by id, at most `limit`.
+ */
+export function searchUserRows(db: Db, q: string, limit: number): Promise<UserRow[]> {
+  const pattern = `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  return users(db)
+    .where('is_service', '=', false)
+    .where((eb) =>
+      eb.or([eb('name', 'ilike', pattern), eb('username', 'ilike', pattern), eb('email', 'ilike', pattern)]),
+    )
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+}
+
+/** Admins (root role Admin) with and without a password, and admin service accounts. */
+export async function countAdmins(db: Db) {
+  const result = await sql<{ password: number; no_password: number; service: number }>`
+    SELECT count(*) FILTER (WHERE NOT is_service AND password_hash IS NOT NULL)::int AS password,
+      count(*) FILTER (WHERE NOT is_service AND password_hash IS NULL)::int AS no_password,
+      count(*) FILTER (WHERE is_service)::int AS service
+    FROM users WHERE deleted_at IS NULL AND root_role_id = 1`.execute(db);
+  const row = result.rows[0] ?? { password: 0, no_password: 0, service: 0 };
+  return { password: row.password, noPassword: row.no_password, service: row.service };
+}

@@ -517,3 +517,40 @@ describe('password links', () => {
     ).toBe(401);
   });
 });
+
+describe('user search and admin count', () => {
+  it('finds people by part of their name, username or email, case-insensitively, wildcards literal', async () => {
+    const tag = uniqueName('zq').replace(/[^a-z0-9]/gi, '');
+    const ada = await createUser(t, 'Viewer', { name: `Ada ${tag}`, email: `ada.${tag}@example.com` });
+    const bob = await createUser(t, 'Viewer', { email: `bob_${tag}@example.com` });
+    const search = async (q: string) => {
+      const res = await t.send('GET', `/api/admin/user-admin/search?q=${encodeURIComponent(q)}`);
+      expect(res.statusCode).toBe(200);
+      return (res.json() as { id: number }[]).map((u) => u.id);
+    };
+    expect(await search(tag.toUpperCase())).toEqual([ada.id, bob.id]);
+    expect(await search(`ada ${tag}`)).toEqual([ada.id]);
+    expect(await search(`bob_${tag}`)).toEqual([bob.id]);
+    expect(await search(`bob%${tag}`)).toEqual([]);
+    const found = (await t.send('GET', `/api/admin/user-admin/search?q=${tag}`)).json()[0];
+    expect(found).not.toHaveProperty('passwordHash');
+    expect((await t.send('GET', '/api/admin/user-admin/search?q=a')).statusCode).toBe(400);
+  });
+
+  it('counts admins with and without a password and admin service accounts', async () => {
+    const count = async () => (await t.send('GET', '/api/admin/user-admin/admin-count')).json();
+    const before = await count();
+    await createUser(t, 'Admin');
+    await t.send('POST', '/api/admin/user-admin', {
+      email: `${uniqueName('np')}@example.com`,
+      rootRole: 'Admin',
+    });
+    await createUser(t, 'Viewer');
+    const after = await count();
+    expect(after).toEqual({
+      password: before.password + 1,
+      noPassword: before.noPassword + 1,
+      service: before.service,
+    });
+  });
+});

@@ -1,3 +1,4 @@
+export { setFlagsEnvironmentVariants } from './variants.batch.service.js';
 export { variantRoutes } from './variants.routes.js';
 export { prepareVariants } from './variants.service.js';
 export { copyEnvironmentVariants } from './variants.store.js';

@@ -4,4 +4,5 @@ import type { DB } from './schema.js';
 /** A database handle or an open transaction: store functions accept either. */
 export type Db = Kysely<DB>;
 export type { Database, Engine } from './database.js';
+export { JOB_LEASES, takeJobLease, tryJobLease } from './lease.js';
 export { transaction, transactionRetries } from './transaction.js';

@@ -37,6 +37,13 @@ export interface ProjectEnvironmentsTable {
   default_strategy: Json<unknown> | null;
 }
 
+export interface FeatureTypesTable {
+  id: string;
+  name: string;
+  description: string | null;
+  lifetime_days: number | null;
+}
+
 export interface FeaturesTable {
   name: string;
   project: string;
@@ -304,11 +311,27 @@ export interface PublicSignupTokensUserTable {
   created_at: Timestamp;
 }
 
+export interface UserFeedbackTable {
+  user_id: number;
+  feedback_id: string;
+  given: NullableTimestamp;
+  never_show: Generated<boolean>;
+}
+
+export interface UserSplashTable {
+  user_id: number;
+  splash_id: string;
+  seen: Generated<boolean>;
+}
+
 export interface DB {
   environments: EnvironmentsTable;
   projects: ProjectsTable;
   project_environments: ProjectEnvironmentsTable;
   features: FeaturesTable;
+  user_feedback: UserFeedbackTable;
+  user_splash: UserSplashTable;
+  feature_types: FeatureTypesTable;
   feature_environments: FeatureEnvironmentsTable;
   feature_lifecycles: FeatureLifecyclesTable;
   feature_dependencies: FeatureDependenciesTable;

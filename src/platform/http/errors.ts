@@ -3,6 +3,8 @@ import { randomUUID } from 'node:crypto';
 export interface ErrorDetail {
   message: string;
   path?: string;
+  /** The items a rule found (a refused import lists the flags, fields or segments at fault). */
+  affectedItems?: string[];
 }
 
 /**

@@ -16,6 +16,11 @@ export const ErrorSchema = Type.Object(
           path: Type.Optional(
             Type.String({ description: 'Where, e.g. /body/name.', examples: ['/body/name'] }),
           ),
+          affectedItems: Type.Optional(
+            Type.Array(Type.String(), {
+              description: 'The items the rule found, e.g. the flags a refused import names.',
+            }),
+          ),
         }),
         { description: 'Every failing field or condition.' },
       ),

@@ -1,0 +1,110 @@
+import type { Deps } from '../../deps.js';
+import type { Principal } from '../../platform/http/auth.js';
+import { notFound } from '../../platform/http/errors.js';
+import { recordMetrics, registerClient } from '../client-api/index.js';
+import type { ConfigurationCache } from '../snapshot/index.js';
+import { frontendContext } from './frontend-api.context.js';
+import {
+  evaluateScope,
+  type FrontendAnswer,
+  type FrontendScope,
+  frontendScope,
+  heldUntil,
+} from './frontend-api.payload.js';
+
+/** As for the client API: a change reaches frontend SDKs within about this (ADR 0007 addendum). */
+const SDK_STALENESS_MS = 200;
+
+function scopeOf(principal: Principal) {
+  return principal.scope ?? { projects: ['*'], environment: 'default' };
+}
+
+/**
+ * The flags of the token's projects and environment that are enabled for the context, evaluated
+ * on the in-memory compiled snapshot: no database query. An answer that cannot change for the
+ * same context (a session id given, no random draw) is kept with the environment snapshot and
+ * served again until a change touches that environment or the clock crosses a date constraint's
+ * bound. `sent`: the context as the request spelled it (a query string with a session id), a
+ * cheaper key for the same context, so a kept answer is found without building the context.
+ */
+export async function frontendFeatures(
+  deps: Deps,
+  configuration: ConfigurationCache,
+  principal: Principal,
+  raw: () => Record<string, unknown>,
+  clientIp: string,
+  sent?: string,
+): Promise<{ answer: FrontendAnswer; kept: boolean }> {
+  const config = await configuration.get({ within: SDK_STALENESS_MS });
+  const { projects, environment } = scopeOf(principal);
+  const snapshot = config.environment(environment);
+  const scope = snapshot.memo<FrontendScope>(`frontend|${[...projects].sort().join(',')}`, () =>
+    frontendScope(snapshot, projects),
+  );
+  // The request's address is part of the context when none is given: part of the key too.
+  const sentKey = sent === undefined ? undefined : `${clientIp}|${sent}`;
+  const now = deps.now();
+  const keptFor = (key: string | undefined) => {
+    const kept = key === undefined ? undefined : scope.answers.get(key);
+    return kept && now.getTime() < kept.until ? kept.answer : undefined;
+  };
+  let answer = keptFor(sentKey);
+  if (answer) return { answer, kept: true };
+  const { context, key } = frontendContext(raw(), { environment, remoteAddress: clientIp });
+  answer = keptFor(key);
+  if (answer) return { answer, kept: true };
+  const evaluated = evaluateScope(scope, snapshot.compiled, context, now);
+  if (key === undefined || evaluated.random) return { answer: evaluated.answer, kept: false };
+  const until = heldUntil(scope, now.getTime(), context.currentTime !== undefined);
+  scope.answers.set(sentKey ?? key, { answer: evaluated.answer, until });
+  return { answer: evaluated.answer, kept: true };
+}
+
+/** One flag of the answer; 404 when it is not enabled for the context (or not in the scope). */
+export async function frontendFeature(
+  deps: Deps,
+  configuration: ConfigurationCache,
+  principal: Principal,
+  raw: () => Record<string, unknown>,
+  clientIp: string,
+  name: string,
+) {
+  const { answer } = await frontendFeatures(deps, configuration, principal, raw, clientIp);
+  const toggle = answer.toggles.find((t) => t.name === name);
+  if (!toggle) throw notFound(`Could not find feature flag with name ${name}`);
+  return toggle;
+}
+
+/** Frontend SDK usage counts, stored as the client API stores them, in the token's environment. */
+export async function recordFrontendMetrics(
+  deps: Deps,
+  principal: Principal,
+  body: {
+    appName: string;
+    bucket?: { start: string; toggles: Record<string, { yes: number; no: number }> } | null;
+  },
+) {
+  if (!body.bucket) return; // impact metrics only: nothing this service keeps
+  await recordMetrics(deps, principal, { appName: body.appName, bucket: body.bucket });
+}
+
+/** A frontend SDK announcing itself: the application and instance, in the token's environment. */
+export async function registerFrontendClient(
+  deps: Deps,
+  principal: Principal,
+  body: { appName: string; instanceId?: string; sdkVersion?: string; strategies: string[] },
+  clientIp: string,
+) {
+  await registerClient(
+    deps,
+    principal,
+    {
+      appName: body.appName,
+      instanceId: body.instanceId ?? 'default',
+      ...(body.sdkVersion === undefined ? {} : { sdkVersion: body.sdkVersion }),
+      strategies: body.strategies,
+    },
+    clientIp,
+    'frontend',
+  );
+}

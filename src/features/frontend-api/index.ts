@@ -1,0 +1,1 @@
+export { frontendApiRoutes } from './frontend-api.routes.js';

@@ -1,0 +1,60 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Deps } from '../../deps.js';
+import { transaction } from '../../platform/db/index.js';
+import type { Principal } from '../../platform/http/auth.js';
+import { AppError } from '../../platform/http/errors.js';
+import type { ReadCache } from '../../platform/read-cache.js';
+import { appendEvent } from '../events/index.js';
+import { readMaintenance, writeMaintenance } from './maintenance.store.js';
+
+/** Kept in the read cache: the toggle records an event, which moves the change version. */
+export const isInMaintenance = (deps: Deps, reads: ReadCache) =>
+  reads.read('maintenance', () => readMaintenance(deps.database.db));
+
+/** Turns maintenance mode on or off and records `maintenance-mode-toggled` when it changed. */
+export async function setMaintenance(deps: Deps, enabled: boolean, by: Principal): Promise<void> {
+  await transaction(deps.database.db, async (tx) => {
+    const before = await writeMaintenance(tx, enabled);
+    if (before === enabled) return;
+    await appendEvent(tx, {
+      type: 'maintenance-mode-toggled',
+      createdBy: by.name,
+      createdByUserId: by.userId,
+      data: { enabled },
+    });
+  });
+}
+
+const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/**
+ * Admin operations that only read though they are POSTs (evaluation, checks, exports), and the
+ * toggle itself: they keep working in maintenance mode.
+ */
+const READ_ONLY_POSTS = [
+  /^\/api\/admin\/maintenance$/,
+  /^\/api\/admin\/playground(\/advanced)?$/,
+  /\/validate$/,
+  /^\/api\/admin\/features-batch\/export$/,
+];
+
+/**
+ * While maintenance mode is on, configuration writes through the admin API answer 503
+ * `ServiceUnavailableError`; reads, the SDK APIs (client, frontend), sign-in and the toggle keep
+ * working. A preHandler, so a caller without the right still gets its 401/403 first.
+ */
+export function maintenanceGuard(deps: Deps, reads: ReadCache) {
+  return async (request: FastifyRequest, _reply: FastifyReply) => {
+    if (!WRITES.has(request.method)) return;
+    const path = request.routeOptions.url ?? request.url;
+    const concrete = request.url.split('?')[0] ?? '';
+    if (!path.startsWith('/api/admin/')) return;
+    if (READ_ONLY_POSTS.some((pattern) => pattern.test(concrete))) return;
+    if (await isInMaintenance(deps, reads)) {
+      throw new AppError(
+        'ServiceUnavailableError',
+        'The service is in maintenance mode: configuration cannot change until an admin turns it off (POST /api/admin/maintenance {"enabled": false}).',
+      );
+    }
+  };
+}

@@ -1,0 +1,94 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { api } from '../../../test/api.js';
+import { startTestApp, type TestApp, uniqueName } from '../../../test/harness.js';
+import { asUser, createUser, login } from '../../../test/people.js';
+
+let t: TestApp;
+let a: ReturnType<typeof api>;
+beforeAll(async () => {
+  t = await startTestApp();
+  a = api(t);
+});
+afterAll(() => t.close());
+
+const toggle = (enabled: boolean, headers = {}) =>
+  t.send('POST', '/api/admin/maintenance', { enabled }, headers);
+/** Runs `fn` with maintenance mode on, and turns it off again whatever happens. */
+const inMaintenance = async (fn: () => Promise<void>) => {
+  expect((await toggle(true)).statusCode).toBe(204);
+  try {
+    await fn();
+  } finally {
+    await toggle(false);
+  }
+};
+
+describe('maintenance mode', () => {
+  it('refuses configuration writes with 503 while on; reads, evaluation and SDKs keep working', async () => {
+    const flag = uniqueName('mm');
+    await a.createFlag('default', { name: flag });
+    const token = (
+      await t.send('POST', '/api/admin/api-tokens', {
+        tokenName: uniqueName('sdk'),
+        type: 'client',
+        environment: 'development',
+        projects: ['*'],
+      })
+    ).json().secret;
+    expect((await t.send('GET', '/api/admin/maintenance')).json()).toEqual({ enabled: false });
+
+    await inMaintenance(async () => {
+      expect((await t.send('GET', '/api/admin/maintenance')).json()).toEqual({ enabled: true });
+      expect(await a.lastEvent('maintenance-mode-toggled')).toMatchObject({ data: { enabled: true } });
+      const refused = await t.send('POST', '/api/admin/projects/default/features', {
+        name: uniqueName('no'),
+      });
+      expect(refused.statusCode).toBe(503);
+      expect(refused.json()).toMatchObject({ name: 'ServiceUnavailableError' });
+      expect(refused.json().message).toContain('maintenance mode');
+      const put = await t.send('PUT', `/api/admin/projects/default/features/${flag}`, { description: 'x' });
+      expect(put.statusCode).toBe(503);
+      expect((await t.send('DELETE', `/api/admin/projects/default/features/${flag}`)).statusCode).toBe(503);
+      const read = await a.getFlag('default', flag);
+      expect(read.statusCode).toBe(200);
+      expect(read.json()).toMatchObject({ description: null, archived: false });
+      const playground = await t.send('POST', '/api/admin/playground', {
+        environment: 'development',
+        context: { appName: 'maintenance-test' },
+      });
+      expect(playground.statusCode).toBe(200);
+      expect(
+        (await t.send('POST', '/api/admin/features/validate', { name: uniqueName('free') })).statusCode,
+      ).toBe(200);
+      const sdk = await t.send('GET', '/api/client/features', undefined, { authorization: token });
+      expect(sdk.statusCode).toBe(200);
+      expect(sdk.json().features.some((f: { name: string }) => f.name === flag)).toBe(true);
+      // On twice records once.
+      await toggle(true);
+    });
+    expect(
+      (await t.send('POST', '/api/admin/projects/default/features', { name: uniqueName('yes') })).statusCode,
+    ).toBe(200);
+    const toggles = await t.database.session((run) =>
+      run(`SELECT count(*)::int AS n FROM events WHERE type = 'maintenance-mode-toggled'`),
+    );
+    expect(toggles[0]).toEqual({ n: 2 });
+  });
+
+  it('lets only admins toggle it, and checks permissions before maintenance', async () => {
+    const editor = await createUser(t, 'Editor');
+    const viewer = await createUser(t, 'Viewer');
+    const editorCookie = await login(t, editor.username);
+    const viewerCookie = await login(t, viewer.username);
+    expect((await toggle(true, asUser(editorCookie))).statusCode).toBe(403);
+    await inMaintenance(async () => {
+      const res = await t.send(
+        'POST',
+        '/api/admin/projects/default/features',
+        { name: uniqueName('v') },
+        asUser(viewerCookie),
+      );
+      expect(res.statusCode).toBe(403);
+    });
+  });
+});

@@ -1,0 +1,152 @@
+import type { Deps } from '../../deps.js';
+import { type Db, transaction } from '../../platform/db/index.js';
+import type { Principal } from '../../platform/http/auth.js';
+import { invalidField, notFound } from '../../platform/http/errors.js';
+import { appendEvent } from '../events/index.js';
+import {
+  contextFieldsByName,
+  environmentExists,
+  flagConfiguration,
+  projectExists,
+  type Selection,
+  segmentsById,
+  selectFlags,
+  tagTypesByName,
+} from './export.store.js';
+import type { ExportQuery, ExportResult } from './transfer.schemas.js';
+
+type Strategy = ExportResult['featureStrategies'][number];
+type FlagVariant = ExportResult['featureEnvironments'][number]['variants'][number];
+
+/**
+ * Which flags a query selects, in Unleash's precedence: `tag`, then a non-empty `features` list,
+ * then `project` (its active flags), then every active flag. An empty `features` list therefore
+ * means "no names": the project's flags if a project is given, else all active flags.
+ */
+export function selectionOf(query: ExportQuery): Selection {
+  if (query.tag !== undefined) return { kind: 'tag', tag: query.tag };
+  if (query.features && query.features.length > 0) return { kind: 'names', names: query.features };
+  if (query.project !== undefined) return { kind: 'project', project: query.project };
+  return { kind: 'all' };
+}
+
+/** The context fields a strategy or a flag variant refers to (constraints, stickiness, overrides). */
+function contextNames(strategies: Strategy[], variants: FlagVariant[][]): string[] {
+  const names = new Set<string>();
+  for (const s of strategies) {
+    for (const c of s.constraints) names.add(c.contextName);
+    if (s.parameters.stickiness) names.add(s.parameters.stickiness);
+    for (const v of s.variants) names.add(v.stickiness);
+  }
+  for (const list of variants) {
+    for (const v of list) {
+      if (v.stickiness) names.add(v.stickiness);
+      for (const o of v.overrides ?? []) names.add(o.contextName);
+    }
+  }
+  return [...names];
+}
+
+/**
+ * The flags the query selects with their configuration in one environment (ExportResultSchema),
+ * read with one query per kind of row whatever the number of flags; records `features-exported`.
+ * 404 for an unknown environment, or an unknown project when the selection is by project.
+ */
+export async function exportFlags(deps: Deps, query: ExportQuery, by: Principal): Promise<ExportResult> {
+  if (query.tag === undefined && query.features === undefined && query.project === undefined) {
+    throw invalidField('/body', 'Select what to export: give `features` (names), `tag` or `project`.');
+  }
+  // One snapshot for every read, so the parts of the document agree under concurrent writes.
+  return transaction(deps.database.db, (db) => readExport(db, query, by), {
+    isolationLevel: 'repeatable read',
+  });
+}
+
+async function readExport(db: Db, query: ExportQuery, by: Principal): Promise<ExportResult> {
+  if (!(await environmentExists(db, query.environment))) {
+    throw notFound(`The environment "${query.environment}" does not exist.`);
+  }
+  const selection = selectionOf(query);
+  if (selection.kind === 'project' && !(await projectExists(db, selection.project))) {
+    throw notFound(`The project "${selection.project}" does not exist.`);
+  }
+  const flags = await selectFlags(db, selection);
+  const configuration = await flagConfiguration(db, selection, query.environment);
+
+  const featureStrategies: Strategy[] = configuration.strategies.map((s) => ({
+    name: s.strategy_name,
+    id: s.id,
+    featureName: s.feature_name,
+    title: s.title,
+    parameters: s.parameters,
+    constraints: s.constraints as Strategy['constraints'],
+    variants: s.variants as Strategy['variants'],
+    sortOrder: s.sort_order,
+    disabled: s.disabled,
+    segments: (s.segments ?? []).map(Number),
+  }));
+  const featureEnvironments = configuration.environments.map((e) => ({
+    enabled: e.enabled,
+    featureName: e.feature_name,
+    environment: query.environment,
+    variants: e.variants as FlagVariant[],
+    name: e.feature_name,
+  }));
+  const segmentIds = [...new Set(featureStrategies.flatMap((s) => s.segments))];
+  const tagTypeNames = [...new Set(configuration.tags.map((t) => t.tag_type))];
+  const segments = await segmentsById(db, segmentIds);
+  const contextFields = await contextFieldsByName(
+    db,
+    contextNames(
+      featureStrategies,
+      featureEnvironments.map((e) => e.variants),
+    ),
+  );
+  const tagTypes = await tagTypesByName(db, tagTypeNames);
+  const parents = new Map<string, ExportResult['dependencies'][number]['dependencies']>();
+  for (const d of configuration.dependencies) {
+    parents.set(d.child, [
+      ...(parents.get(d.child) ?? []),
+      { feature: d.parent, enabled: d.enabled, ...(d.variants ? { variants: d.variants } : {}) },
+    ]);
+  }
+
+  await appendEvent(db, {
+    type: 'features-exported',
+    createdBy: by.name,
+    createdByUserId: by.userId,
+    environment: query.environment,
+    ...(selection.kind === 'project' && { project: selection.project }),
+    data: { ...selection, environment: query.environment, exported: flags.length },
+  });
+  return {
+    features: flags.map((f) => ({
+      name: f.name,
+      description: f.description,
+      type: f.type,
+      project: f.project,
+      stale: f.stale,
+      impressionData: f.impression_data,
+      archived: f.archived,
+    })),
+    featureStrategies,
+    featureEnvironments,
+    contextFields: contextFields.map((c) => ({
+      name: c.name,
+      description: c.description,
+      stickiness: c.stickiness,
+      sortOrder: c.sort_order,
+      legalValues: c.legal_values,
+      ...(c.project !== null && { project: c.project }),
+    })),
+    featureTags: configuration.tags.map((t) => ({
+      featureName: t.feature_name,
+      tagType: t.tag_type,
+      tagValue: t.tag_value,
+    })),
+    segments: segments.map((s) => ({ id: s.id, name: s.name })),
+    tagTypes,
+    dependencies: [...parents].map(([feature, dependencies]) => ({ feature, dependencies })),
+    links: [],
+  };
+}
