@@ -7,6 +7,7 @@ import { markFlagsSeen } from '../flags/index.js';
 import type { ConfigurationCache } from '../snapshot/index.js';
 import { buildClientPayload, type ClientPayload, supportsSegments } from './client-api.payload.js';
 import { addMetrics, upsertRegistration } from './client-api.store.js';
+import { addVariantMetrics, existingFlagNames, recordUnknownFlags } from './metrics.store.js';
 
 /**
  * How old the configuration an SDK is served may be when newer changes are known: under a stream
@@ -73,13 +74,24 @@ export async function registerClient(
 export async function recordMetrics(
   deps: Deps,
   principal: Principal,
-  body: { appName: string; bucket: { start: string; toggles: Record<string, { yes: number; no: number }> } },
+  body: {
+    appName: string;
+    bucket: {
+      start: string;
+      toggles: Record<string, { yes: number; no: number; variants?: Record<string, number> }>;
+    };
+  },
 ) {
   const hour = new Date(body.bucket.start);
   hour.setUTCMinutes(0, 0, 0);
-  const counts = Object.entries(body.bucket.toggles)
-    .slice(0, 10_000)
-    .map(([flag, c]) => ({ flag, yes: c.yes, no: c.no }));
+  const toggles = Object.entries(body.bucket.toggles).slice(0, 10_000);
+  const counts = toggles.map(([flag, c]) => ({ flag, yes: c.yes, no: c.no }));
+  const variants = toggles.flatMap(([flag, c]) =>
+    Object.entries(c.variants ?? {})
+      .slice(0, 100)
+      .filter(([, count]) => count > 0)
+      .map(([variant, count]) => ({ flag, variant, count })),
+  );
   // Counters and last-seen times together or not at all.
   const environment = scopeOf(principal).environment;
   await transaction(deps.database.db, async (tx) => {
@@ -88,7 +100,21 @@ export async function recordMetrics(
       environment,
       counts.map((c) => c.flag),
     );
-    await addMetrics(tx, { appName: body.appName, environment, hour, counts });
+    // Only flags that exist are counted; unknown names are kept apart, bounded (metrics.store.ts).
+    const known = await existingFlagNames(
+      tx,
+      counts.map((c) => c.flag),
+    );
+    const appName = body.appName;
+    await addMetrics(tx, { appName, environment, hour, counts: counts.filter((c) => known.has(c.flag)) });
+    await addVariantMetrics(tx, {
+      appName,
+      environment,
+      hour,
+      counts: variants.filter((v) => known.has(v.flag)),
+    });
+    const unknown = counts.filter((c) => !known.has(c.flag)).map((c) => c.flag);
+    await recordUnknownFlags(tx, { appName, environment, names: unknown });
   });
   // Flags' last-seen times show in admin reads: move the change version (after the commit).
   if (counts.length > 0) await noteUnloggedChange(deps.database.db);

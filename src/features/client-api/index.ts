@@ -1,3 +1,4 @@
+export { deleteApplication, lockApplication, upsertApplication } from './applications.store.js';
 export { acceptsGzip, matchesEtag } from './client-api.payload.js';
 export { clientApiRoutes } from './client-api.routes.js';
 export { clientFeatures, recordMetrics, registerClient } from './client-api.service.js';

@@ -15,12 +15,14 @@ import {
   ValidateNameBody,
 } from './context.schemas.js';
 import * as service from './context.service.js';
+import { projectContextRoutes } from './project-context.routes.js';
 
 const NoBody = Type.Null({ description: 'No body.' });
 
 export const contextRoutes = (deps: Deps) =>
   routes(async (app) => {
     const tags = ['Context'];
+    await app.register(projectContextRoutes(deps));
 
     app.get(
       '/api/admin/context',

@@ -101,3 +101,8 @@ export const ContextStrategiesSchema = Type.Object(
   },
   { description: 'The strategies that use a context field.' },
 );
+
+const ProjectId = Type.String({ maxLength: 100, description: 'The project id.', examples: ['default'] });
+export const ProjectScopeParams = Type.Object({ projectId: ProjectId });
+export const ProjectContextParams = Type.Object({ projectId: ProjectId, ...ContextParams.properties });
+export const ProjectLegalValueParams = Type.Object({ projectId: ProjectId, ...LegalValueParams.properties });

@@ -48,14 +48,23 @@ function invalidFieldThrow(path: string, message: string): never {
 
 const unknownField = (name: string) => notFound(`Could not find context field "${name}".`);
 
-export async function listContextFields(deps: Deps) {
-  return (await store.listContextFields(deps.database.db)).map(toApi);
+/**
+ * A project scope (`/api/admin/projects/:projectId/context…`) sees only the fields of that
+ * project: any other field is unknown there (404), as in Unleash.
+ */
+function inScope<T extends { project: string | null }>(row: T | undefined, name: string, scope?: string): T {
+  if (!row || (scope !== undefined && row.project !== scope)) throw unknownField(name);
+  return row;
 }
 
-export async function getContextField(deps: Deps, name: string) {
+export async function listContextFields(deps: Deps, scope?: string) {
+  const rows = await store.listContextFields(deps.database.db);
+  return rows.filter((r) => scope === undefined || r.project === scope).map(toApi);
+}
+
+export async function getContextField(deps: Deps, name: string, scope?: string) {
   const [row] = await store.listContextFields(deps.database.db, name);
-  if (!row) throw unknownField(name);
-  return toApi(row);
+  return toApi(inScope(row, name, scope));
 }
 
 export async function validateName(deps: Deps, name: string) {
@@ -64,14 +73,21 @@ export async function validateName(deps: Deps, name: string) {
   }
 }
 
-export async function createContextField(deps: Deps, input: CreateContextFieldInput, by: Principal) {
+export async function createContextField(
+  deps: Deps,
+  input: CreateContextFieldInput,
+  by: Principal,
+  scope?: string,
+) {
+  if (scope !== undefined && input.project != null && input.project !== scope)
+    throw invalidField('/body/project', `A field created in project "${scope}" belongs to it.`);
   const values: store.ContextValues = {
     name: input.name,
     description: input.description ?? null,
     stickiness: input.stickiness ?? false,
     sortOrder: input.sortOrder ?? 10,
     legalValues: cleanLegalValues(input.legalValues ?? []),
-    project: input.project ?? null,
+    project: scope ?? input.project ?? null,
   };
   return transaction(deps.database.db, async (tx) => {
     if (!(await store.insertContextField(tx, values))) {
@@ -94,11 +110,17 @@ export async function updateContextField(
   name: string,
   input: UpdateContextFieldInput,
   by: Principal,
+  scope?: string,
 ) {
+  if (scope !== undefined && input.project !== undefined && input.project !== scope)
+    throw invalidField(
+      '/body/project',
+      `The field stays in project "${scope}"; change it through /api/admin/context.`,
+    );
   const legalValues = input.legalValues && cleanLegalValues(input.legalValues);
   await transaction(deps.database.db, async (tx) => {
-    const [before] = await store.listContextFields(tx, name, true);
-    if (!before) throw unknownField(name);
+    const [found] = await store.listContextFields(tx, name, true);
+    const before = inScope(found, name, scope);
     const after: store.ContextValues = {
       ...before,
       ...(input.description !== undefined && { description: input.description }),
@@ -119,10 +141,11 @@ export async function updateContextField(
 }
 
 /** Any field may be deleted, built-in ones too, as in Unleash; constraints that name it stay. */
-export async function deleteContextField(deps: Deps, name: string, by: Principal) {
+export async function deleteContextField(deps: Deps, name: string, by: Principal, scope?: string) {
   await transaction(deps.database.db, async (tx) => {
-    const [before] = await store.listContextFields(tx, name, true);
-    if (!before || !(await store.deleteContextField(tx, name))) throw unknownField(name);
+    const [found] = await store.listContextFields(tx, name, true);
+    const before = inScope(found, name, scope);
+    if (!(await store.deleteContextField(tx, name))) throw unknownField(name);
     await appendEvent(tx, {
       type: 'context-field-deleted',
       createdBy: by.name,
@@ -141,8 +164,9 @@ export async function upsertLegalValue(
   name: string,
   value: { value: string; description?: string },
   by: Principal,
+  scope?: string,
 ) {
-  await changeLegalValues(deps, name, by, (values) => {
+  await changeLegalValues(deps, name, by, scope, (values) => {
     const at = values.findIndex((v) => v.value === value.value);
     const next = {
       value: value.value,
@@ -153,19 +177,26 @@ export async function upsertLegalValue(
 }
 
 /** Removes one legal value (nothing happens when the field does not have it); constraints keep it. */
-export async function deleteLegalValue(deps: Deps, name: string, value: string, by: Principal) {
-  await changeLegalValues(deps, name, by, (values) => values.filter((v) => v.value !== value));
+export async function deleteLegalValue(
+  deps: Deps,
+  name: string,
+  value: string,
+  by: Principal,
+  scope?: string,
+) {
+  await changeLegalValues(deps, name, by, scope, (values) => values.filter((v) => v.value !== value));
 }
 
 async function changeLegalValues(
   deps: Deps,
   name: string,
   by: Principal,
+  scope: string | undefined,
   change: (values: store.ContextValues['legalValues']) => store.ContextValues['legalValues'],
 ) {
   await transaction(deps.database.db, async (tx) => {
-    const [before] = await store.listContextFields(tx, name, true);
-    if (!before) throw unknownField(name);
+    const [found] = await store.listContextFields(tx, name, true);
+    const before = inScope(found, name, scope);
     const after: store.ContextValues = { ...before, legalValues: change(before.legalValues) };
     await store.updateContextField(tx, after);
     // appendEvent records nothing when data equals preData: an unchanged list leaves no trace.
@@ -179,6 +210,13 @@ async function changeLegalValues(
   });
 }
 
-export async function getStrategiesUsingField(deps: Deps, name: string) {
-  return { strategies: await store.strategiesUsingField(deps.database.db, name) };
+/** Globally: every strategy constraining on the field. In a project: that project's field and flags. */
+export async function getStrategiesUsingField(deps: Deps, name: string, scope?: string) {
+  const db = deps.database.db;
+  if (scope !== undefined) {
+    const [row] = await store.listContextFields(db, name);
+    inScope(row, name, scope);
+  }
+  const all = await store.strategiesUsingField(db, name);
+  return { strategies: scope === undefined ? all : all.filter((s) => s.projectId === scope) };
 }

@@ -226,3 +226,54 @@ describe('legal values one at a time, and the strategies that use a field', () =
     });
   });
 });
+
+describe('project context fields', () => {
+  it("manages a project's own fields under the project, and hides other fields there", async () => {
+    const project = uniqueName('ctxp');
+    expect((await t.send('POST', '/api/admin/projects', { id: project, name: project })).statusCode).toBe(
+      201,
+    );
+    const base = `/api/admin/projects/${project}/context`;
+    const name = uniqueName('pctx');
+    const created = await t.send('POST', base, { name, legalValues: [{ value: 'a' }] });
+    expect(created.statusCode).toBe(201);
+    expect(created.json()).toMatchObject({ name, project });
+    const global = uniqueName('gctx');
+    await t.send('POST', '/api/admin/context', { name: global });
+
+    expect((await t.send('GET', base)).json().map((f: { name: string }) => f.name)).toEqual([name]);
+    expect((await t.send('GET', `${base}/${name}`)).json()).toMatchObject({ name, project });
+    expect((await t.send('GET', `${base}/${global}`)).statusCode).toBe(404);
+    expect((await t.send('PUT', `${base}/${global}`, { description: 'x' })).statusCode).toBe(404);
+    expect((await t.send('DELETE', `${base}/${global}`)).statusCode).toBe(404);
+
+    expect((await t.send('PUT', `${base}/${name}`, { description: 'Team field' })).statusCode).toBe(200);
+    expect((await t.send('PUT', `${base}/${name}`, { project: 'default' })).statusCode).toBe(400);
+    expect((await t.send('POST', `${base}/${name}/legal-values`, { value: 'b' })).statusCode).toBe(200);
+    expect((await t.send('DELETE', `${base}/${name}/legal-values/a`)).statusCode).toBe(200);
+    expect((await t.send('GET', `${base}/${name}`)).json()).toMatchObject({
+      description: 'Team field',
+      legalValues: [{ value: 'b' }],
+      project,
+    });
+    expect((await t.send('POST', `${base}/validate`, { name })).statusCode).toBe(409);
+    expect((await t.send('POST', `${base}/validate`, { name: uniqueName('free') })).statusCode).toBe(200);
+    expect((await t.send('POST', base, { name: uniqueName('x'), project: 'default' })).statusCode).toBe(400);
+
+    const flag = uniqueName('pflag');
+    await t.send('POST', `/api/admin/projects/${project}/features`, { name: flag });
+    const strategy = await t.send(
+      'POST',
+      `/api/admin/projects/${project}/features/${flag}/environments/development/strategies`,
+      {
+        name: 'default',
+        constraints: [{ contextName: name, operator: 'IN', values: ['b'] }],
+      },
+    );
+    expect(
+      (await t.send('GET', `${base}/${name}/strategies`)).json().strategies.map((s: { id: string }) => s.id),
+    ).toEqual([strategy.json().id]);
+    expect((await t.send('DELETE', `${base}/${name}`)).statusCode).toBe(200);
+    expect((await t.send('GET', `/api/admin/context/${name}`)).statusCode).toBe(404);
+  });
+});

@@ -10,12 +10,15 @@ import {
   DependenciesExistSchema,
   DependencyParams,
   ParentOptionsSchema,
+  ParentParams,
+  ParentVariantsSchema,
   ProjectParams,
 } from './dependencies.schemas.js';
 import {
   addDependency,
   dependenciesExist,
   listParentOptions,
+  listParentVariants,
   removeDependencies,
 } from './dependencies.service.js';
 
@@ -105,6 +108,23 @@ export const dependencyRoutes = (deps: Deps) =>
         },
       },
       async (request) => listParentOptions(deps, request.params.projectId, request.params.child),
+    );
+
+    app.get(
+      '/api/admin/projects/:projectId/features/:parent/parent-variants',
+      {
+        config: { permission: 'NONE' },
+        schema: {
+          tags: ['Dependencies'],
+          operationId: 'listParentVariantOptions',
+          summary: 'List parent variant options.',
+          description:
+            "The parent flag's variant names (strategy variants and environment variants), which a dependency on it may require.",
+          params: ParentParams,
+          response: { 200: ParentVariantsSchema, ...errorResponses(401, 403, 404) },
+        },
+      },
+      async (request) => listParentVariants(deps, request.params.projectId, request.params.parent),
     );
 
     app.get(

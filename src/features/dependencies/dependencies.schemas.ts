@@ -48,3 +48,13 @@ export const ParentOptionsSchema = Type.Array(Type.String({ description: 'A flag
 export const DependenciesExistSchema = Type.Boolean({
   description: 'Whether any flag of the project depends on another flag.',
 });
+
+export const ParentParams = Type.Object({
+  projectId: ProjectId,
+  parent: Type.String({ maxLength: 100, description: 'The parent flag.', examples: ['checkout'] }),
+});
+
+export const ParentVariantsSchema = Type.Array(Type.String({ description: 'A variant name.' }), {
+  description:
+    "The parent's variant names, from its strategy variants and environment variants, sorted, each once.",
+});

@@ -13,6 +13,7 @@ import {
   possibleParents,
   projectHasDependencies,
   upsertDependency,
+  variantNamesOf,
 } from './dependencies.store.js';
 
 const refuse = (message: string) => new AppError('InvalidOperationError', message);
@@ -139,4 +140,14 @@ export async function copyDependencies(
       data: { feature: d.parent, enabled: d.enabled, ...(d.variants && { variants: d.variants }) },
     });
   }
+}
+
+/** What a child may require of the parent: the parent's variant names (404 when not in the project). */
+export async function listParentVariants(deps: Deps, projectId: string, parent: string): Promise<string[]> {
+  const db = deps.database.db;
+  const flag = (await lockFlags(db, [parent], false)).get(parent);
+  if (!flag || flag.project !== projectId) {
+    throw notFound(`There's no feature named "${parent}" in project "${projectId}".`);
+  }
+  return variantNamesOf(db, parent);
 }

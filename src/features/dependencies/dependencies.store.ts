@@ -124,3 +124,15 @@ export async function copyParents(db: Kysely<DB>, from: string, to: string) {
     ON CONFLICT DO NOTHING RETURNING parent, enabled, variants`.execute(db);
   return rows.rows.sort((a, b) => a.parent.localeCompare(b.parent));
 }
+
+/** Every variant name of a flag: its strategies' variants and its environments' variants. */
+export async function variantNamesOf(db: Kysely<DB>, flag: string): Promise<string[]> {
+  const result = await sql<{ name: string }>`
+    SELECT DISTINCT v->>'name' AS name FROM (
+      SELECT jsonb_array_elements(s.variants) AS v FROM feature_strategies s WHERE s.feature_name = ${flag}
+      UNION ALL
+      SELECT jsonb_array_elements(fe.variants) FROM feature_environments fe WHERE fe.feature_name = ${flag}) x
+    WHERE v->>'name' IS NOT NULL
+    ORDER BY 1`.execute(db);
+  return result.rows.map((r) => r.name);
+}

@@ -180,3 +180,32 @@ describe('reads', () => {
     expect(anon.statusCode).toBe(401);
   });
 });
+
+describe('GET …/features/:parent/parent-variants', () => {
+  it("lists the parent's strategy and environment variant names, each once, sorted", async () => {
+    const parent = uniqueName('pv');
+    await t.send('POST', '/api/admin/projects/default/features', { name: parent });
+    await t.send(
+      'POST',
+      `/api/admin/projects/default/features/${parent}/environments/development/strategies`,
+      {
+        name: 'flexibleRollout',
+        parameters: { rollout: '100', stickiness: 'default', groupId: parent },
+        variants: [
+          { name: 'red', weight: 500, weightType: 'variable', stickiness: 'default' },
+          { name: 'blue', weight: 500, weightType: 'variable', stickiness: 'default' },
+        ],
+      },
+    );
+    await t.send('PUT', `/api/admin/projects/default/features/${parent}/environments/production/variants`, [
+      { name: 'blue', weight: 1000, weightType: 'variable', stickiness: 'default' },
+      { name: 'green', weight: 0, weightType: 'fix', stickiness: 'default' },
+    ]);
+    const res = await t.send('GET', `/api/admin/projects/default/features/${parent}/parent-variants`);
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual(['blue', 'green', 'red']);
+    expect(
+      (await t.send('GET', `/api/admin/projects/other/features/${parent}/parent-variants`)).statusCode,
+    ).toBe(404);
+  });
+});

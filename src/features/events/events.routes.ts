@@ -5,15 +5,33 @@ import type { ReadCache } from '../../platform/read-cache.js';
 import {
   EventCreatorsSchema,
   EventListSchema,
+  EventSearchQuery,
+  EventSearchSchema,
   EventsQuerySchema,
   FlagEventListSchema,
   FlagEventsParamsSchema,
 } from './events.schemas.js';
-import { readEvents, readFlagEvents } from './events.service.js';
-import { listEventCreators } from './events.store.js';
+import { findEvents, readEventCreators, readEvents, readFlagEvents } from './events.service.js';
 
 export const eventRoutes = (deps: Deps, reads: ReadCache) =>
   routes(async (app) => {
+    app.get(
+      '/api/admin/search/events',
+      {
+        config: { permission: 'ADMIN' },
+        schema: {
+          tags: ['Events'],
+          operationId: 'searchEvents',
+          summary: 'Search events',
+          description:
+            'Events matching every filter given (ids, flags, projects, types, creators, environments, a UTC day range, text in the data, creator or flag name), newest first, one page, with the total.',
+          querystring: EventSearchQuery,
+          response: { 200: EventSearchSchema, ...errorResponses(400, 401, 403) },
+        },
+      },
+      async (request) => findEvents(deps.database.db, request.query),
+    );
+
     app.get(
       '/api/admin/event-creators',
       {
@@ -27,7 +45,7 @@ export const eventRoutes = (deps: Deps, reads: ReadCache) =>
           response: { 200: EventCreatorsSchema, ...errorResponses(401, 403) },
         },
       },
-      async () => listEventCreators(deps.database.db),
+      async () => readEventCreators(deps.database.db),
     );
 
     app.get(

@@ -53,3 +53,50 @@ export const EventCreatorsSchema = Type.Array(
   }),
   { description: 'The users who have recorded events.' },
 );
+
+const isFilter = (what: string, example: string) =>
+  Type.Optional(
+    Type.String({
+      maxLength: 10_000,
+      pattern: '^(IS|IS_ANY_OF):.+$',
+      description: `${what}: \`IS:<value>\` or \`IS_ANY_OF:<v1>,<v2>,…\`.`,
+      examples: [example],
+    }),
+  );
+const day = (what: string, example: string) =>
+  Type.Optional(
+    Type.String({
+      pattern: '^IS:\\d{4}-\\d{2}-\\d{2}$',
+      description: `${what} (UTC), \`IS:yyyy-MM-dd\`.`,
+      examples: [example],
+    }),
+  );
+
+export const EventSearchQuery = Type.Object({
+  query: Type.Optional(
+    Type.String({ maxLength: 200, description: 'Text to find in the event data, creator or flag name.' }),
+  ),
+  id: isFilter('Event ids', 'IS:123'),
+  feature: isFilter('Flag names', 'IS:new-checkout'),
+  project: isFilter('Projects', 'IS:default'),
+  type: isFilter('Event types', 'IS_ANY_OF:feature-created,feature-archived'),
+  createdBy: isFilter('Ids of the users who recorded the events', 'IS:2'),
+  environment: isFilter('Environments', 'IS:production'),
+  groupId: isFilter('Event groups (not recorded by this service: matches nothing)', 'IS:1'),
+  from: day('First day', 'IS:2026-01-01'),
+  to: day('Last day, included', 'IS:2026-01-31'),
+  offset: Type.Optional(
+    Type.Integer({ minimum: 0, maximum: 10_000_000, default: 0, description: 'Events to skip.' }),
+  ),
+  limit: Type.Optional(
+    Type.Integer({ minimum: 1, maximum: 1000, default: 50, description: 'Events per page.' }),
+  ),
+});
+
+export const EventSearchSchema = Type.Object(
+  {
+    events: Type.Array(EventSchema, { description: 'One page of matching events, newest first.' }),
+    total: Type.Integer({ minimum: 0, description: 'How many events match in all.' }),
+  },
+  { description: 'Matching events.' },
+);

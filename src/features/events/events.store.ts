@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
-import { type Kysely, sql } from 'kysely';
+import { type Kysely, type Selectable, sql } from 'kysely';
 import type { DB } from '../../platform/db/schema.js';
 
 export interface NewEvent {
@@ -69,8 +69,12 @@ export async function listEvents(db: Kysely<DB>, query: EventQuery): Promise<Eve
   if (query.project !== undefined) q = q.where('project', '=', query.project);
   if (query.featureName !== undefined) q = q.where('feature_name', '=', query.featureName);
   if (query.limit !== undefined) q = q.limit(query.limit);
-  const rows = await q.execute();
-  return rows.map((r) => ({
+  return (await q.execute()).map(toEventRecord);
+}
+
+/** An events row as the API's record. */
+export function toEventRecord(r: Selectable<DB['events']>): EventRecord {
+  return {
     id: r.id,
     type: r.type,
     createdAt: r.created_at,
@@ -82,7 +86,7 @@ export async function listEvents(db: Kysely<DB>, query: EventQuery): Promise<Eve
     data: r.data,
     preData: r.pre_data,
     tags: r.tags,
-  }));
+  };
 }
 
 /** The number of events in the log, from the counter rows a trigger keeps (see migrations). */

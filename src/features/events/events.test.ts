@@ -279,3 +279,53 @@ describe('GET /api/admin/event-creators', () => {
     expect(creators.every((c) => c.id > 0)).toBe(true);
   });
 });
+
+describe('GET /api/admin/search/events', () => {
+  it('filters by flag, type, project, creator, day and text, newest first, with paging and a total', async () => {
+    const project = uniqueName('evp');
+    await t.send('POST', '/api/admin/projects', { id: project, name: project });
+    const [one, two] = [uniqueName('ev1'), uniqueName('ev2')];
+    await a.createFlag(project, { name: one, description: 'needle-in-haystack' });
+    await a.createFlag(project, { name: two });
+    await t.send('POST', `/api/admin/projects/${project}/features/${two}/environments/production/on`);
+    const search = async (qs: string) => {
+      const res = await t.send('GET', `/api/admin/search/events?${qs}`);
+      expect(res.statusCode, qs).toBe(200);
+      return res.json() as {
+        total: number;
+        events: { id: number; type: string; featureName: string | null }[];
+      };
+    };
+    const inProject = await search(`project=IS:${project}`);
+    expect(inProject.total).toBe(inProject.events.length);
+    expect(inProject.events.map((e) => e.id)).toEqual(
+      [...inProject.events.map((e) => e.id)].sort((x, y) => y - x),
+    );
+    expect((await search(`feature=IS:${one}`)).events.map((e) => e.type)).toEqual(['feature-created']);
+    const enabled = await search(
+      `project=IS:${project}&type=IS_ANY_OF:feature-environment-enabled,feature-archived&environment=IS:production`,
+    );
+    expect(enabled.events.map((e) => [e.type, e.featureName])).toEqual([
+      ['feature-environment-enabled', two],
+    ]);
+    expect((await search('query=NEEDLE-in')).events.map((e) => e.featureName)).toEqual([one]);
+    expect((await search('query=needle%25haystack')).total).toBe(0);
+    const today = new Date().toISOString().slice(0, 10);
+    expect((await search(`project=IS:${project}&from=IS:${today}&to=IS:${today}`)).total).toBe(
+      inProject.total,
+    );
+    expect((await search(`project=IS:${project}&to=IS:2000-01-01`)).total).toBe(0);
+    const page = await search(`project=IS:${project}&limit=1&offset=1`);
+    expect(page).toEqual({ total: inProject.total, events: [inProject.events[1]] });
+    expect((await search('createdBy=IS:999999')).total).toBe(0);
+    for (const bad of [
+      'limit=0',
+      'limit=5000',
+      'type=feature-created',
+      'from=2026-01-01',
+      'from=IS:2026-13-45',
+    ]) {
+      expect((await t.send('GET', `/api/admin/search/events?${bad}`)).statusCode, bad).toBe(400);
+    }
+  });
+});

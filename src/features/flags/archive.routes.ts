@@ -2,13 +2,44 @@ import type { Deps } from '../../deps.js';
 import { actor } from '../../platform/http/auth.js';
 import { routes, sendEmpty } from '../../platform/http/routes.js';
 import { errorResponses, NoBody } from '../../platform/http/schemas.js';
-import { ArchivedFlagParams } from './archive.schemas.js';
-import { archiveFlag, deleteFlagForGood, reviveFlag } from './archive.service.js';
-import { FLAG_PATH, FlagParams } from './flags.schemas.js';
+import { ArchivedFlagParams, ArchivedFlagsBody } from './archive.schemas.js';
+import { archiveFlag, changeArchivedFlags, deleteFlagForGood, reviveFlag } from './archive.service.js';
+import { FLAG_PATH, FlagParams, ProjectParams } from './flags.schemas.js';
 
 /** Archive, revive and delete flags for good. */
 export const archiveRoutes = (deps: Deps) =>
   routes(async (app) => {
+    for (const action of ['revive', 'delete'] as const) {
+      app.post(
+        `/api/admin/projects/:projectId/${action}`,
+        {
+          config: { permission: action === 'revive' ? 'UPDATE_FEATURE' : 'DELETE_FEATURE' },
+          schema: {
+            tags: ['Archive'],
+            operationId: action === 'revive' ? 'reviveFeatures' : 'deleteFeatures',
+            summary: action === 'revive' ? 'Revive archived flags' : 'Delete archived flags',
+            description:
+              action === 'revive'
+                ? 'Revives the listed archived flags of the project in one transaction (all or nothing), each with `feature-revived`.'
+                : 'Deletes the listed archived flags of the project for good in one transaction (all or nothing), each with `feature-deleted`.',
+            params: ProjectParams,
+            body: ArchivedFlagsBody,
+            response: { 200: NoBody('Done.'), ...errorResponses(400, 401, 403, 404, 413, 415) },
+          },
+        },
+        async (request, reply) => {
+          await changeArchivedFlags(
+            deps,
+            request.params.projectId,
+            request.body.features,
+            action,
+            actor(request),
+          );
+          return sendEmpty(reply, 200);
+        },
+      );
+    }
+
     app.delete(
       FLAG_PATH,
       {

@@ -1,11 +1,11 @@
 import type { Deps } from '../../deps.js';
-import { transaction } from '../../platform/db/index.js';
+import { type Db, transaction } from '../../platform/db/index.js';
 import type { Principal } from '../../platform/http/auth.js';
 import { invalid, notFound } from '../../platform/http/errors.js';
 import { appendEvent } from '../events/index.js';
 import { deleteArchivedFlag } from './archive.store.js';
 import { eventData, notInProject, recordArchiveChange } from './flags.service.js';
-import { type FlagRow, lockFlag, updateFlag } from './flags.store.js';
+import { type FlagRow, lockFlag, lockFlagsInOrder, updateFlag } from './flags.store.js';
 
 const unknownFlag = (name: string) => notFound(`Could not find feature flag with name ${name}`);
 
@@ -29,16 +29,18 @@ export async function archiveFlag(deps: Deps, projectId: string, name: string, b
 
 /** Brings an archived flag back into its project, in the stage it had before it was archived. */
 export async function reviveFlag(deps: Deps, name: string, by: Principal) {
-  await transaction(deps.database.db, async (tx) => {
-    const before = await lockFlag(tx, name);
-    if (!before) throw unknownFlag(name);
-    if (before.archivedAt === null) {
-      throw invalid(`The feature flag "${name}" is not archived, so it cannot be revived.`);
-    }
-    const after: FlagRow = { ...before, archivedAt: null };
-    await updateFlag(tx, name, { archivedAt: null });
-    await recordArchiveChange(tx, before, after, by, deps.now());
-  });
+  await transaction(deps.database.db, (tx) => reviveIn(tx, deps, name, by));
+}
+
+async function reviveIn(tx: Db, deps: Deps, name: string, by: Principal, projectId?: string) {
+  const before = await lockFlag(tx, name);
+  if (!before || (projectId !== undefined && before.project !== projectId)) throw unknownFlag(name);
+  if (before.archivedAt === null) {
+    throw invalid(`The feature flag "${name}" is not archived, so it cannot be revived.`);
+  }
+  const after: FlagRow = { ...before, archivedAt: null };
+  await updateFlag(tx, name, { archivedAt: null });
+  await recordArchiveChange(tx, before, after, by, deps.now());
 }
 
 /**
@@ -46,19 +48,43 @@ export async function reviveFlag(deps: Deps, name: string, by: Principal) {
  * that is not archived is refused (archive it first), so nothing active disappears by mistake.
  */
 export async function deleteFlagForGood(deps: Deps, name: string, by: Principal) {
+  await transaction(deps.database.db, (tx) => deleteIn(tx, name, by));
+}
+
+async function deleteIn(tx: Db, name: string, by: Principal, projectId?: string) {
+  const before = await lockFlag(tx, name);
+  if (!before || (projectId !== undefined && before.project !== projectId)) throw unknownFlag(name);
+  if (before.archivedAt === null || !(await deleteArchivedFlag(tx, name))) {
+    throw invalid(`The feature flag "${name}" is not archived; only archived flags can be deleted.`);
+  }
+  await appendEvent(tx, {
+    type: 'feature-deleted',
+    createdBy: by.name,
+    createdByUserId: by.userId,
+    featureName: name,
+    project: before.project,
+    preData: eventData(before),
+  });
+}
+
+/**
+ * Revives or deletes several archived flags of a project in one transaction, all or nothing (a
+ * flag not in the project is a 404, one not archived a 400, and nothing changes), in name order
+ * (the lock order), each with the events one at a time would record.
+ */
+export async function changeArchivedFlags(
+  deps: Deps,
+  projectId: string,
+  names: string[],
+  action: 'revive' | 'delete',
+  by: Principal,
+) {
+  const ordered = [...new Set(names)].sort();
   await transaction(deps.database.db, async (tx) => {
-    const before = await lockFlag(tx, name);
-    if (!before) throw unknownFlag(name);
-    if (before.archivedAt === null || !(await deleteArchivedFlag(tx, name))) {
-      throw invalid(`The feature flag "${name}" is not archived; only archived flags can be deleted.`);
+    await lockFlagsInOrder(tx, ordered);
+    for (const name of ordered) {
+      if (action === 'revive') await reviveIn(tx, deps, name, by, projectId);
+      else await deleteIn(tx, name, by, projectId);
     }
-    await appendEvent(tx, {
-      type: 'feature-deleted',
-      createdBy: by.name,
-      createdByUserId: by.userId,
-      featureName: name,
-      project: before.project,
-      preData: eventData(before),
-    });
   });
 }

@@ -127,3 +127,31 @@ describe('archive, revive and delete', () => {
     expect((await send('GET', '/api/admin/archive/features', undefined, NO_AUTH)).statusCode).toBe(401);
   });
 });
+
+describe('POST /api/admin/projects/:p/revive and …/delete (several archived flags)', () => {
+  it('revives and deletes archived flags of the project in one go, all or nothing', async () => {
+    const [a1, a2, a3, active] = [await newFlag(), await newFlag(), await newFlag(), await newFlag()];
+    for (const name of [a1, a2, a3]) await send('DELETE', flagUrl(name));
+    // One flag not archived: nothing is revived.
+    const mixed = await send('POST', '/api/admin/projects/default/revive', { features: [a1, active] });
+    expect(mixed.statusCode).toBe(400);
+    expect((await send('GET', flagUrl(a1))).json().archived).toBe(true);
+    expect((await send('POST', '/api/admin/projects/other/revive', { features: [a1] })).statusCode).toBe(404);
+
+    expect(
+      (await send('POST', '/api/admin/projects/default/revive', { features: [a1, a2] })).statusCode,
+    ).toBe(200);
+    expect((await send('GET', flagUrl(a1))).json().archived).toBe(false);
+    expect((await send('GET', flagUrl(a2))).json().archived).toBe(false);
+
+    expect(
+      (await send('POST', '/api/admin/projects/default/delete', { features: [a3, a1] })).statusCode,
+    ).toBe(400);
+    expect((await send('GET', flagUrl(a3))).statusCode).toBe(200);
+    expect((await send('POST', '/api/admin/projects/default/delete', { features: [a3] })).statusCode).toBe(
+      200,
+    );
+    expect((await send('GET', flagUrl(a3))).statusCode).toBe(404);
+    expect((await send('POST', '/api/admin/projects/default/delete', { features: [] })).statusCode).toBe(400);
+  });
+});

@@ -12,7 +12,7 @@ export {
   StrategyVariantSchema,
 } from './flags.schemas.js';
 export { flagRoutes } from './flags.routes.js';
-export { findFlagArchivedState, lockFlag, markFlagsSeen } from './flags.store.js';
+export { findFlagArchivedState, lockFlag, lockFlagsInOrder, markFlagsSeen } from './flags.store.js';
 export { enterLiveStages } from './lifecycle.store.js';
 export { checkPotentialStaleness, reconcileStaleness, startStalenessJob } from './staleness.service.js';
 export { FLAG_TYPES } from './flags.schemas.js';

@@ -379,28 +379,18 @@ export const OverviewQuery = Type.Object({
   ),
 });
 
+const { features: _flags, ...overviewWithoutFlags } = ProjectOverviewSchema.properties;
+
 export const ProjectOverviewV8Schema = Type.Object(
   {
-    version: Type.Integer({ description: 'Schema version, always 1.', examples: [1] }),
-    id: Type.String({ description: 'The project id.', examples: ['default'] }),
-    name: Type.String({ description: 'Display name.', examples: ['Default'] }),
-    description: Nullable(Type.String({ description: 'What the project is for.' })),
-    defaultStickiness: Type.String({ description: 'Default stickiness.', examples: ['default'] }),
-    mode: Type.String({ description: 'Collaboration mode.', examples: ['open'] }),
-    featureLimit: Nullable(Type.Number({ description: 'Flag limit; null for none.' })),
-    featureNaming: ProjectCreatedSchema.properties.featureNaming,
+    ...overviewWithoutFlags,
+    health: Type.Number({ description: 'Deprecated: use technicalDebt (health = 100 - technicalDebt).' }),
+    technicalDebt: Type.Number({ description: 'Share (0-100) of stale and potentially stale flags.' }),
     linkTemplates: Type.Array(Type.Object({}, { additionalProperties: true }), {
       description: 'Link templates for new flags: none (not supported).',
     }),
-    members: Type.Number({ description: 'Number of distinct users with a project role.' }),
-    health: Type.Number({ description: 'Deprecated: use technicalDebt (health = 100 - technicalDebt).' }),
-    technicalDebt: Type.Number({ description: 'Share (0-100) of stale and potentially stale flags.' }),
-    favorite: Type.Boolean({ description: 'Whether the caller favorited the project.' }),
-    updatedAt: Nullable(Type.String({ format: 'date-time', description: 'Last change of the project.' })),
     archivedAt: Nullable(Type.String({ format: 'date-time', description: 'When the project was archived.' })),
-    createdAt: Nullable(Type.String({ format: 'date-time', description: 'Creation time.' })),
     onboardingStatus: OnboardingStatusSchema,
-    environments: Type.Array(ProjectEnvironmentItem, { description: 'Environments of the project.' }),
     featureTypeCounts: Type.Array(
       Type.Object({
         type: Type.String({ description: 'Flag type.' }),
@@ -408,7 +398,6 @@ export const ProjectOverviewV8Schema = Type.Object(
       }),
       { description: 'Active flags per type.' },
     ),
-    stats: ProjectStatsSchema,
   },
   { description: 'A project without its flags (the current overview).' },
 );

@@ -2,7 +2,7 @@ import type { Deps } from '../../deps.js';
 import { type Db, transaction } from '../../platform/db/index.js';
 import type { Principal } from '../../platform/http/auth.js';
 import { appendEvent } from '../events/index.js';
-import { enterLiveStages } from '../flags/index.js';
+import { enterLiveStages, lockFlagsInOrder } from '../flags/index.js';
 import type { StrategyDraft } from './strategies.input.js';
 import { addStrategy, type FlagEnvironmentRef, lockForChange } from './strategies.service.js';
 import {
@@ -74,31 +74,54 @@ export async function setEnvironmentEnabled(
   enabled: boolean,
   by: Principal,
 ): Promise<void> {
+  await transaction(deps.database.db, (tx) => setEnabledIn(tx, deps, ref, enabled, by));
+}
+
+/**
+ * Turns several flags of a project on or off in one environment, in one transaction: all or
+ * nothing (a flag not in the project is a 404 and nothing changes). Flags are handled in name
+ * order, the lock order; each records its own events, as one at a time would.
+ */
+export async function setEnvironmentEnabledForMany(
+  deps: Deps,
+  projectId: string,
+  environment: string,
+  names: string[],
+  enabled: boolean,
+  by: Principal,
+): Promise<void> {
+  const ordered = [...new Set(names)].sort();
   await transaction(deps.database.db, async (tx) => {
-    const state = await lockForChange(tx, ref);
-    if (enabled) {
-      const strategies = await listStrategies(tx, ref.featureName, ref.environment);
-      if (!strategies.some((s) => !s.disabled)) {
-        const sortOrder = await nextSortOrder(tx, ref.featureName, ref.environment);
-        await addStrategy(
-          tx,
-          ref,
-          await defaultDraft(tx, ref.featureName, state.defaultStrategy, sortOrder),
-          by,
-        );
-      }
+    await lockFlagsInOrder(tx, ordered);
+    for (const featureName of ordered) {
+      await setEnabledIn(tx, deps, { projectId, featureName, environment }, enabled, by);
     }
-    if (state.enabled === enabled) return;
-    await setFlagEnvironmentEnabled(tx, ref.featureName, ref.environment, enabled);
-    if (enabled)
-      await enterLiveStages(tx, ref.featureName, state.environmentType === 'production', deps.now());
-    await appendEvent(tx, {
-      type: enabled ? 'feature-environment-enabled' : 'feature-environment-disabled',
-      createdBy: by.name,
-      createdByUserId: by.userId,
-      featureName: ref.featureName,
-      project: ref.projectId,
-      environment: ref.environment,
-    });
+  });
+}
+
+async function setEnabledIn(tx: Db, deps: Deps, ref: FlagEnvironmentRef, enabled: boolean, by: Principal) {
+  const state = await lockForChange(tx, ref);
+  if (enabled) {
+    const strategies = await listStrategies(tx, ref.featureName, ref.environment);
+    if (!strategies.some((s) => !s.disabled)) {
+      const sortOrder = await nextSortOrder(tx, ref.featureName, ref.environment);
+      await addStrategy(
+        tx,
+        ref,
+        await defaultDraft(tx, ref.featureName, state.defaultStrategy, sortOrder),
+        by,
+      );
+    }
+  }
+  if (state.enabled === enabled) return;
+  await setFlagEnvironmentEnabled(tx, ref.featureName, ref.environment, enabled);
+  if (enabled) await enterLiveStages(tx, ref.featureName, state.environmentType === 'production', deps.now());
+  await appendEvent(tx, {
+    type: enabled ? 'feature-environment-enabled' : 'feature-environment-disabled',
+    createdBy: by.name,
+    createdByUserId: by.userId,
+    featureName: ref.featureName,
+    project: ref.projectId,
+    environment: ref.environment,
   });
 }

@@ -5,8 +5,10 @@ import { invalid } from '../../platform/http/errors.js';
 import { routes, sendEmpty } from '../../platform/http/routes.js';
 import { errorResponses } from '../../platform/http/schemas.js';
 import { constraintProblems } from './constraints.validate.js';
-import { setEnvironmentEnabled } from './flag-environments.service.js';
+import { setEnvironmentEnabled, setEnvironmentEnabledForMany } from './flag-environments.service.js';
 import {
+  BulkEnvironmentParams,
+  BulkFlagsBody,
   ConstraintBody,
   CreateStrategyBody,
   FlagEnvironmentParams,
@@ -58,6 +60,35 @@ export const strategyRoutes = (deps: Deps) =>
     );
 
     for (const enabled of [true, false]) {
+      app.post(
+        `/api/admin/projects/:projectId/bulk_features/environments/:environment/${enabled ? 'on' : 'off'}`,
+        {
+          config: { permission: 'UPDATE_FEATURE_ENVIRONMENT' },
+          schema: {
+            tags,
+            operationId: enabled ? 'bulkToggleFeaturesEnvironmentOn' : 'bulkToggleFeaturesEnvironmentOff',
+            summary: enabled ? 'Enable several flags' : 'Disable several flags',
+            description:
+              'Turns the listed flags of the project on or off in the environment, in one transaction (all or nothing: a flag not in the project is a 404 and nothing changes), each as `…/on` or `…/off` would, with its events.',
+            params: BulkEnvironmentParams,
+            body: BulkFlagsBody,
+            response: { 200: NoBody, ...errorResponses(400, 401, 403, 404, 413, 415) },
+          },
+        },
+        async (request, reply) => {
+          const { projectId, environment } = request.params;
+          await setEnvironmentEnabledForMany(
+            deps,
+            projectId,
+            environment,
+            request.body.features,
+            enabled,
+            actor(request),
+          );
+          return reply.code(200).send(null);
+        },
+      );
+
       app.post(
         `${BASE}/${enabled ? 'on' : 'off'}`,
         {

@@ -184,3 +184,27 @@ export const StrategyListSchema = Type.Array(StrategySchema, {
   description: 'The strategies of the flag in the environment, in order.',
 });
 export type Strategy = Static<typeof StrategySchema>;
+
+export const BulkEnvironmentParams = Type.Object({
+  projectId: Type.String({ maxLength: 100, description: 'The project id.', examples: ['default'] }),
+  environment: Type.String({
+    maxLength: 100,
+    description: 'The environment name.',
+    examples: ['production'],
+  }),
+});
+
+export const BulkFlagsBody = Type.Object(
+  {
+    features: Type.Array(
+      Type.String({ minLength: 1, maxLength: 100, description: 'A flag of the project.' }),
+      {
+        minItems: 1,
+        maxItems: 1000,
+        description: 'The flags to turn on or off.',
+        examples: [['feature-a', 'feature-b']],
+      },
+    ),
+  },
+  { description: 'Flags to change in one go.' },
+);

@@ -4,9 +4,11 @@ import { actor } from '../../platform/http/auth.js';
 import { routes } from '../../platform/http/routes.js';
 import { errorResponses } from '../../platform/http/schemas.js';
 import {
+  BulkTagsBody,
   CreateTagTypeBody,
   FlagTagParams,
   FlagTagsParams,
+  ProjectTagsParams,
   TagInput,
   TagParams,
   TagSchema,
@@ -252,6 +254,31 @@ export const tagRoutes = (deps: Deps) =>
         reply
           .code(201)
           .send(await service.addFlagTag(deps, request.params.featureName, request.body, actor(request))),
+    );
+
+    app.put(
+      '/api/admin/projects/:projectId/tags',
+      {
+        config: { permission: 'UPDATE_FEATURE' },
+        schema: {
+          tags: ['Tags'],
+          operationId: 'addTagToFeatures',
+          summary: 'Tag several flags',
+          description:
+            'Adds and removes tags on the listed flags of the project in one transaction (tags created as needed, `feature-tagged` / `feature-untagged` per change); a flag not in the project is a 404 and nothing changes.',
+          params: ProjectTagsParams,
+          body: BulkTagsBody,
+          response: {
+            200: Type.Null({ description: 'Done.' }),
+            ...errorResponses(400, 401, 403, 404, 413, 415),
+          },
+        },
+      },
+      async (request, reply) => {
+        const { features, tags: change } = request.body;
+        await service.updateTagsOfFlags(deps, request.params.projectId, features, change, actor(request));
+        return reply.code(200).send(null);
+      },
     );
 
     app.put(

@@ -128,3 +128,22 @@ export const FlagTagParams = Type.Object({
   type: Type.String({ maxLength: 100, description: 'The tag type.', examples: ['simple'] }),
   value: Type.String({ maxLength: 200, description: 'The tag value.', examples: ['team-a'] }),
 });
+
+export const ProjectTagsParams = Type.Object({
+  projectId: Type.String({ maxLength: 100, description: 'The project id.', examples: ['default'] }),
+});
+
+export const BulkTagsBody = Type.Object(
+  {
+    features: Type.Array(
+      Type.String({ minLength: 1, maxLength: 100, description: 'A flag of the project.' }),
+      {
+        minItems: 1,
+        maxItems: 1000,
+        description: 'The flags to tag.',
+      },
+    ),
+    tags: UpdateFlagTagsBody,
+  },
+  { additionalProperties: false, description: 'Tags to add to and remove from several flags.' },
+);

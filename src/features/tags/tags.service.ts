@@ -3,7 +3,7 @@ import { type Db, transaction } from '../../platform/db/index.js';
 import type { Principal } from '../../platform/http/auth.js';
 import { invalidField, nameExists, notFound } from '../../platform/http/errors.js';
 import { appendEvent } from '../events/index.js';
-import { findFlagArchivedState, lockFlag } from '../flags/index.js';
+import { findFlagArchivedState, lockFlag, lockFlagsInOrder } from '../flags/index.js';
 import type {
   CreateTagTypeInput,
   Tag,
@@ -186,5 +186,32 @@ export async function updateFlagTags(deps: Deps, flag: string, input: UpdateFlag
     for (const tag of added) await addOne(tx, flag, project, tag, by);
     for (const tag of removed) await removeOne(tx, flag, project, tag, by);
     return { version: 1, tags: await store.listFlagTags(tx, flag) };
+  });
+}
+
+/**
+ * Adds and removes tags on several flags of a project in one transaction (`PUT
+ * /api/admin/projects/:p/tags`): flags locked in name order, each flag as `updateFlagTags` would
+ * change it; a flag not in the project is a 404 and nothing changes.
+ */
+export async function updateTagsOfFlags(
+  deps: Deps,
+  projectId: string,
+  flags: string[],
+  input: UpdateFlagTagsInput,
+  by: Principal,
+): Promise<void> {
+  const added = input.addedTags.map((t, i) => cleanTag(t, `/body/tags/addedTags/${i}`));
+  const removed = input.removedTags.map((t, i) => cleanTag(t, `/body/tags/removedTags/${i}`));
+  const ordered = [...new Set(flags)].sort();
+  await transaction(deps.database.db, async (tx) => {
+    await lockFlagsInOrder(tx, ordered);
+    for (const flag of ordered) {
+      const project = await requireFlag(tx, flag);
+      if (project !== projectId)
+        throw notFound(`There's no feature named "${flag}" in project "${projectId}".`);
+      for (const tag of added) await addOne(tx, flag, project, tag, by);
+      for (const tag of removed) await removeOne(tx, flag, project, tag, by);
+    }
   });
 }

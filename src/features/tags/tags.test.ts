@@ -249,3 +249,39 @@ describe('tags on a flag', () => {
     ).toBe(401);
   });
 });
+
+describe('PUT /api/admin/projects/:projectId/tags', () => {
+  it('adds and removes tags on several flags of the project, all or nothing', async () => {
+    const [one, two] = [uniqueName('bt'), uniqueName('bt')];
+    for (const name of [one, two])
+      await t.send('POST', '/api/admin/projects/default/features', {
+        name,
+        tags: [{ type: 'simple', value: 'old' }],
+      });
+    const tagsOf = async (name: string) =>
+      (await t.send('GET', `/api/admin/features/${name}/tags`))
+        .json()
+        .tags.map((x: { value: string }) => x.value)
+        .sort();
+    const fresh = uniqueName('v');
+    const res = await t.send('PUT', '/api/admin/projects/default/tags', {
+      features: [one, two],
+      tags: {
+        addedTags: [{ type: 'simple', value: fresh }],
+        removedTags: [{ type: 'simple', value: 'old' }],
+      },
+    });
+    expect(res.statusCode).toBe(200);
+    expect(await tagsOf(one)).toEqual([fresh]);
+    expect(await tagsOf(two)).toEqual([fresh]);
+    const bad = await t.send('PUT', '/api/admin/projects/default/tags', {
+      features: [one, 'no-such-flag'],
+      tags: { addedTags: [{ type: 'simple', value: 'never' }], removedTags: [] },
+    });
+    expect(bad.statusCode).toBe(404);
+    expect(await tagsOf(one)).toEqual([fresh]);
+    expect((await t.send('PUT', '/api/admin/projects/default/tags', { features: [one] })).statusCode).toBe(
+      400,
+    );
+  });
+});

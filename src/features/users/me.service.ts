@@ -1,7 +1,8 @@
 import type { Deps } from '../../deps.js';
 import type { Principal } from '../../platform/http/auth.js';
+import { invalid } from '../../platform/http/errors.js';
 import { uiStateOf } from '../ui-state/index.js';
-import { findUser, toUser } from './users.store.js';
+import { findUser, groupsOfUser, projectsOfUser, type RoleRow, rolesOfUser, toUser } from './users.store.js';
 
 /**
  * The caller and its permissions. An API token is shown as a synthetic user that names the token
@@ -27,4 +28,38 @@ export async function describeCaller(deps: Deps, principal: Principal) {
   ]);
   const user = row ? toUser(row) : { id: principal.userId };
   return { user, permissions, ...state };
+}
+
+const toRole = (r: RoleRow) => ({ id: r.id, name: r.name, type: r.type, description: r.description ?? '' });
+
+function personOf(principal: Principal): number {
+  if (principal.kind !== 'user') throw invalid('API tokens have no profile or roles; sign in as a user.');
+  return principal.userId;
+}
+
+/** The signed-in user's root role, projects and groups (`GET /api/admin/user/profile`). */
+export async function describeProfile(deps: Deps, principal: Principal) {
+  const userId = personOf(principal);
+  const db = deps.database.db;
+  const [row, roles, projects, groups] = await Promise.all([
+    findUser(db, userId),
+    rolesOfUser(db, userId),
+    projectsOfUser(db, userId),
+    groupsOfUser(db, userId),
+  ]);
+  const root = roles.find((r) => r.type === 'root' || r.type === 'root-custom');
+  return {
+    rootRole: root ? toRole(root) : { id: 3, name: 'Viewer', type: 'root', description: '' },
+    projects,
+    groups,
+    subscriptions: [],
+    features: [],
+    canChangePassword: row?.password_hash != null,
+  };
+}
+
+/** The roles the signed-in user holds, directly or through groups; project roles of one project. */
+export async function describeMyRoles(deps: Deps, principal: Principal, projectId?: string) {
+  const roles = await rolesOfUser(deps.database.db, personOf(principal), projectId);
+  return { version: 1, roles: roles.map(toRole) };
 }

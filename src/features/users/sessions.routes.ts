@@ -5,12 +5,20 @@ import { actor } from '../../platform/http/auth.js';
 import { AppError, rateLimitError } from '../../platform/http/errors.js';
 import { routes } from '../../platform/http/routes.js';
 import { errorResponses, NoBody } from '../../platform/http/schemas.js';
-import { describeCaller } from './me.service.js';
+import { describeCaller, describeMyRoles, describeProfile } from './me.service.js';
 import { CreatePatBody, PatListSchema, PatParams, PatSchema } from './pats.schemas.js';
 import { createPat, listOwnPats, removePat } from './pats.service.js';
 import { login, logout } from './sessions.service.js';
 import { hashSecret, SESSION_COOKIE } from './users.auth.js';
-import { LoginBody, MeSchema, PasswordBody, UserSchema } from './users.schemas.js';
+import {
+  LoginBody,
+  MeSchema,
+  MyRolesQuery,
+  MyRolesSchema,
+  PasswordBody,
+  ProfileSchema,
+  UserSchema,
+} from './users.schemas.js';
 import { changePassword } from './users.service.js';
 
 const tags = ['Auth'];
@@ -106,6 +114,39 @@ export const sessionRoutes = (deps: Deps) =>
         reply.header('Cache-Control', 'no-store');
         return describeCaller(deps, actor(request));
       },
+    );
+
+    app.get(
+      '/api/admin/user/profile',
+      {
+        config: { permission: 'NONE' },
+        schema: {
+          tags,
+          operationId: 'getProfile',
+          summary: 'Your profile',
+          description:
+            'Your root role, the projects where you hold a role and your groups (API tokens: 400).',
+          response: { 200: ProfileSchema, ...errorResponses(400, 401) },
+        },
+      },
+      async (request) => describeProfile(deps, actor(request)),
+    );
+
+    app.get(
+      '/api/admin/user/roles',
+      {
+        config: { permission: 'NONE' },
+        schema: {
+          tags,
+          operationId: 'getUserRoles',
+          summary: 'Your roles',
+          description:
+            'The roles you hold directly or through groups: your root role and project roles, or with `projectId` only the project roles you hold there (API tokens: 400).',
+          querystring: MyRolesQuery,
+          response: { 200: MyRolesSchema, ...errorResponses(400, 401) },
+        },
+      },
+      async (request) => describeMyRoles(deps, actor(request), request.query.projectId),
     );
 
     app.post(

@@ -7,6 +7,8 @@ import { resetRoutes } from './reset.routes.js';
 import {
   AdminCountSchema,
   CreateUserBody,
+  IdsBody,
+  InactiveUsersSchema,
   PasswordBody,
   UpdateUserBody,
   UserListSchema,
@@ -14,17 +16,22 @@ import {
   UserSchema,
   UserSearchQuery,
   UserSearchSchema,
+  UsersAndGroupsSchema,
 } from './users.schemas.js';
 import {
+  adminCount,
   changePassword,
   changeUser,
   checkPassword,
   createUser,
+  deleteInactive,
   getUser,
   listAllUsers,
+  listInactive,
   removeUser,
+  searchUsers,
+  usersAndGroups,
 } from './users.service.js';
-import { countAdmins, searchUserRows, toUser } from './users.store.js';
 
 const tags = ['Users'];
 
@@ -73,7 +80,58 @@ export const userRoutes = (deps: Deps) =>
           response: { 200: UserSearchSchema, ...errorResponses(400, 401, 403) },
         },
       },
-      async (request) => (await searchUserRows(db, request.query.q, 100)).map(toUser),
+      async (request) => searchUsers(db, request.query.q),
+    );
+
+    app.get(
+      '/api/admin/user-admin/access',
+      {
+        config: { permission: 'NONE' },
+        schema: {
+          tags,
+          operationId: 'getBaseUsersAndGroups',
+          summary: 'People and groups for pickers',
+          description:
+            'Every person (id, names, email, avatar) and group (id, name, member count), for any signed-in caller.',
+          response: { 200: UsersAndGroupsSchema, ...errorResponses(401, 403) },
+        },
+      },
+      () => usersAndGroups(db),
+    );
+
+    app.get(
+      '/api/admin/user-admin/inactive',
+      {
+        config: { permission: 'ADMIN' },
+        schema: {
+          tags,
+          operationId: 'getInactiveUsers',
+          summary: 'List inactive users',
+          description: 'People not seen for 180 days (never seen: created 180 days ago or more).',
+          response: { 200: InactiveUsersSchema, ...errorResponses(401, 403) },
+        },
+      },
+      () => listInactive(deps),
+    );
+
+    app.post(
+      '/api/admin/user-admin/inactive/delete',
+      {
+        config: { permission: 'ADMIN' },
+        schema: {
+          tags,
+          operationId: 'deleteInactiveUsers',
+          summary: 'Delete inactive users',
+          description:
+            'Deletes those of the listed users who are inactive, in one transaction, each with `user-deleted`; active users, unknown ids and the caller are skipped, and the last admin is kept.',
+          body: IdsBody,
+          response: { 200: NoBody('Done.'), ...errorResponses(400, 401, 403, 413, 415) },
+        },
+      },
+      async (request, reply) => {
+        await deleteInactive(deps, request.body.ids, actor(request));
+        return reply.code(200).send(null);
+      },
     );
 
     app.get(
@@ -88,7 +146,7 @@ export const userRoutes = (deps: Deps) =>
           response: { 200: AdminCountSchema, ...errorResponses(401, 403) },
         },
       },
-      () => countAdmins(db),
+      () => adminCount(db),
     );
 
     app.get(

@@ -186,3 +186,98 @@ export const AdminCountSchema = Type.Object(
   },
   { description: 'How many admins the instance has.' },
 );
+
+export const ProfileSchema = Type.Object(
+  {
+    rootRole: RoleSchema,
+    projects: Type.Array(Type.String({ description: 'A project id.' }), {
+      description: 'Projects where the user holds a role, directly or through a group.',
+    }),
+    groups: Type.Array(
+      Type.Object({
+        id: Type.Integer({ description: 'Group id.' }),
+        name: Type.String({ description: 'Group name.' }),
+        description: Nullable(Type.String({ description: 'What the group is.' })),
+      }),
+      { description: 'The groups the user belongs to.' },
+    ),
+    subscriptions: Type.Array(Type.String(), {
+      description: 'Email subscriptions: none (no email is sent).',
+    }),
+    features: Type.Array(Type.Object({}, { additionalProperties: true }), {
+      description: 'Deprecated; always empty, as in Unleash.',
+    }),
+    canChangePassword: Type.Boolean({
+      description: 'Whether the user has a password of their own to change.',
+    }),
+  },
+  { description: 'The signed-in user: root role, projects and groups.' },
+);
+
+export const MyRolesQuery = Type.Object({
+  projectId: Type.Optional(
+    Type.String({ maxLength: 100, description: 'Only the project roles held in this project.' }),
+  ),
+});
+
+export const MyRolesSchema = Type.Object(
+  {
+    version: Type.Integer({ description: 'Schema version.', examples: [1] }),
+    roles: Type.Array(RoleSchema, { description: 'The roles held, directly or through groups, by id.' }),
+  },
+  { description: "The signed-in user's roles." },
+);
+
+export const InactiveUsersSchema = Type.Object(
+  {
+    version: Type.Integer({ description: 'Schema version.', examples: [1] }),
+    inactiveUsers: Type.Array(
+      Type.Object({
+        id: Type.Integer({ description: 'User id.' }),
+        name: Nullable(Type.String({ description: 'Name.' })),
+        username: Nullable(Type.String({ description: 'Username.' })),
+        email: Type.Optional(Type.String({ description: 'Email.' })),
+        seenAt: Nullable(Type.String({ format: 'date-time', description: 'Last sign-in; null: never.' })),
+        createdAt: Type.String({ format: 'date-time', description: 'When the user was created.' }),
+      }),
+      { description: 'People not seen for 180 days (never seen: created 180 days ago or more), by id.' },
+    ),
+  },
+  { description: 'Inactive users.' },
+);
+
+export const IdsBody = Type.Object(
+  {
+    ids: Type.Array(Type.Integer({ minimum: 0, maximum: 2_147_483_647, description: 'A user id.' }), {
+      maxItems: 10_000,
+      description: 'Users to delete if they are inactive.',
+    }),
+  },
+  { additionalProperties: false, description: 'User ids.' },
+);
+
+export const UsersAndGroupsSchema = Type.Object(
+  {
+    users: Type.Array(
+      Type.Object({
+        id: Type.Integer({ description: 'User id.' }),
+        name: Type.Optional(Type.String({ description: 'Name.' })),
+        username: Type.Optional(Type.String({ description: 'Username.' })),
+        email: Type.Optional(Type.String({ description: 'Email.' })),
+        imageUrl: Type.String({ description: 'Avatar URL.' }),
+        accountType: Type.String({ description: 'User.' }),
+      }),
+      { description: 'People, by id.' },
+    ),
+    groups: Type.Array(
+      Type.Object({
+        id: Type.Integer({ description: 'Group id.' }),
+        name: Type.String({ description: 'Group name.' }),
+        userCount: Type.Integer({ description: 'Members.' }),
+        rootRole: Nullable(Type.Integer({ description: 'Root role id given to members, if any.' })),
+      }),
+      { description: 'Groups, by name.' },
+    ),
+  },
+  { description: 'People and groups, for pickers.' },
+);

@@ -11,12 +11,16 @@ import { findUsableResetToken, useResetTokens } from './reset.store.js';
 import { deleteUserSessions } from './sessions.store.js';
 import type { CreateUserInput, UpdateUserInput, User } from './users.schemas.js';
 import {
+  countAdmins,
   deleteUser,
   findUser,
   insertUser,
+  listInactiveUsers,
   listRoles,
   listUsers,
+  listUsersAndGroups,
   lockAdminIds,
+  searchUserRows,
   setPasswordHash,
   toUser,
   type UserRow,
@@ -200,4 +204,71 @@ async function guardLastAdmin(db: Db, user: UserRow, newRole: number | null | un
       'The last Admin user cannot lose the Admin role or be deleted.',
     );
   }
+}
+
+/** People matching `q` in name, username or email, at most 100 (for pickers). */
+export async function searchUsers(db: Db, q: string) {
+  return (await searchUserRows(db, q, 100)).map(toUser);
+}
+
+export const adminCount = (db: Db) => countAdmins(db);
+
+/** A person not seen for this long (never seen: created this long ago) is inactive, as in Unleash. */
+const INACTIVE_AFTER_MS = 180 * 86_400_000;
+
+export async function listInactive(deps: Deps) {
+  const rows = await listInactiveUsers(deps.database.db, new Date(deps.now().getTime() - INACTIVE_AFTER_MS));
+  return {
+    version: 1,
+    inactiveUsers: rows.map((r) => ({
+      id: r.id,
+      name: r.name,
+      username: r.username,
+      ...(r.email !== null && { email: r.email }),
+      seenAt: r.seen_at ? r.seen_at.toISOString() : null,
+      createdAt: r.created_at.toISOString(),
+    })),
+  };
+}
+
+/**
+ * Deletes those of the listed users who are inactive, in one transaction, each with
+ * `user-deleted`; active users, unknown ids and the caller are skipped, and the last admin stays.
+ */
+export async function deleteInactive(deps: Deps, ids: number[], by: Principal): Promise<void> {
+  const before = new Date(deps.now().getTime() - INACTIVE_AFTER_MS);
+  await transaction(deps.database.db, async (tx) => {
+    const inactive = new Set((await listInactiveUsers(tx, before)).map((u) => u.id));
+    for (const id of [...new Set(ids)].sort((a, b) => a - b)) {
+      if (!inactive.has(id) || (by.kind === 'user' && by.userId === id)) continue;
+      const row = await lockedUser(tx, id);
+      await guardLastAdmin(tx, row, null);
+      await deleteUser(tx, id);
+      await appendEvent(tx, event(by, 'user-deleted', null, userEventData(row)));
+    }
+  });
+}
+
+/** People and groups, for pickers any signed-in caller may use. */
+export async function usersAndGroups(db: Db) {
+  const { people, groups } = await listUsersAndGroups(db);
+  return {
+    users: people.map((row) => {
+      const u = toUser(row);
+      return {
+        id: u.id,
+        ...(u.name != null && { name: u.name }),
+        ...(u.username != null && { username: u.username }),
+        ...(u.email != null && { email: u.email }),
+        imageUrl: u.imageUrl,
+        accountType: u.accountType,
+      };
+    }),
+    groups: groups.map((g) => ({
+      id: g.id,
+      name: g.name,
+      userCount: g.user_count,
+      rootRole: g.root_role_id,
+    })),
+  };
 }

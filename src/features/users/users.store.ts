@@ -254,3 +254,62 @@ export async function countAdmins(db: Db) {
   const row = result.rows[0] ?? { password: 0, no_password: 0, service: 0 };
   return { password: row.password, noPassword: row.no_password, service: row.service };
 }
+
+/**
+ * The roles a user holds: the root role, then project roles (directly or through a group), only
+ * those in `projectId` when given; each once, by id. Reads roles and groups read-only.
+ */
+export async function rolesOfUser(db: Db, userId: number, projectId?: string): Promise<RoleRow[]> {
+  const inProject = projectId === undefined ? sql`true` : sql`x.project = ${projectId}`;
+  const { rows } = await sql<RoleRow>`
+    SELECT DISTINCT r.id, r.name, r.type, r.description FROM roles r
+    WHERE r.id IN (SELECT u.root_role_id FROM users u WHERE u.id = ${userId})
+       OR r.id IN (SELECT g.root_role_id FROM groups g JOIN group_user gu ON gu.group_id = g.id WHERE gu.user_id = ${userId})
+       OR r.id IN (SELECT x.role_id FROM (
+            SELECT ru.role_id, ru.project FROM role_user ru WHERE ru.user_id = ${userId}
+            UNION ALL
+            SELECT gr.role_id, gr.project FROM group_role gr JOIN group_user gu ON gu.group_id = gr.group_id
+            WHERE gu.user_id = ${userId}) x WHERE ${inProject})
+    ORDER BY r.id`.execute(db);
+  return projectId === undefined ? rows : rows.filter((r) => r.type === 'project' || r.type === 'custom');
+}
+
+/** The projects where the user holds a role, directly or through a group, by id. */
+export async function projectsOfUser(db: Db, userId: number): Promise<string[]> {
+  const { rows } = await sql<{ project: string }>`
+    SELECT ru.project FROM role_user ru WHERE ru.user_id = ${userId}
+    UNION
+    SELECT gr.project FROM group_role gr JOIN group_user gu ON gu.group_id = gr.group_id WHERE gu.user_id = ${userId}
+    ORDER BY 1`.execute(db);
+  return rows.map((r) => r.project);
+}
+
+/** The groups the user belongs to, by name. */
+export async function groupsOfUser(db: Db, userId: number) {
+  const { rows } = await sql<{ id: number; name: string; description: string | null }>`
+    SELECT g.id, g.name, g.description FROM groups g JOIN group_user gu ON gu.group_id = g.id
+    WHERE gu.user_id = ${userId} ORDER BY g.name`.execute(db);
+  return rows;
+}
+
+/** People not seen since `before` (never seen: created before it), by id. */
+export function listInactiveUsers(db: Db, before: Date): Promise<UserRow[]> {
+  return users(db)
+    .where('is_service', '=', false)
+    .where((eb) =>
+      eb.or([eb('seen_at', '<', before), eb.and([eb('seen_at', 'is', null), eb('created_at', '<', before)])]),
+    )
+    .orderBy('id')
+    .execute();
+}
+
+/** People and groups as any signed-in caller may see them (for pickers): no emails of groups, no roles. */
+export async function listUsersAndGroups(db: Db) {
+  const [people, groups] = await Promise.all([
+    users(db).where('is_service', '=', false).orderBy('id').execute(),
+    sql<{ id: number; name: string; user_count: number; root_role_id: number | null }>`
+      SELECT g.id, g.name, (SELECT count(*)::int FROM group_user gu WHERE gu.group_id = g.id) AS user_count, g.root_role_id
+      FROM groups g ORDER BY g.name`.execute(db),
+  ]);
+  return { people, groups: groups.rows };
+}

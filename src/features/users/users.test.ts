@@ -554,3 +554,95 @@ describe('user search and admin count', () => {
     });
   });
 });
+
+describe('your profile and roles', () => {
+  it('shows the root role, projects and groups, and the roles held directly or through groups', async () => {
+    const project = uniqueName('prof');
+    const other = uniqueName('prof');
+    for (const id of [project, other]) await t.send('POST', '/api/admin/projects', { id, name: id });
+    const person = await createUser(t, 'Editor');
+    const group = await t.send('POST', '/api/admin/groups', {
+      name: uniqueName('team'),
+      users: [{ user: { id: person.id } }],
+    });
+    await t.send('POST', `/api/admin/projects/${project}/access`, { roles: [5], users: [{ id: person.id }] });
+    await t.send('POST', `/api/admin/projects/${other}/access`, {
+      roles: [6],
+      groups: [{ id: group.json().id }],
+    });
+    const me = asUser(await login(t, person.username));
+
+    const profile = (await t.send('GET', '/api/admin/user/profile', undefined, me)).json();
+    expect(profile).toMatchObject({
+      rootRole: { id: 2, name: 'Editor', type: 'root' },
+      projects: [project, other].sort(),
+      groups: [{ id: group.json().id }],
+      subscriptions: [],
+      features: [],
+      canChangePassword: true,
+    });
+    const roles = async (query = '') =>
+      (await t.send('GET', `/api/admin/user/roles${query}`, undefined, me))
+        .json()
+        .roles.map((r: { name: string }) => r.name);
+    expect(await roles()).toEqual(['Editor', 'Member', 'Reader']);
+    expect(await roles(`?projectId=${other}`)).toEqual(['Reader']);
+    expect(await roles('?projectId=default')).toEqual([]);
+    expect((await t.send('GET', '/api/admin/user/profile')).statusCode).toBe(400);
+  });
+});
+
+describe('inactive users, and people and groups for pickers', () => {
+  it('lists people not seen for 180 days and deletes only those of the ids given', async () => {
+    const stale = await createUser(t, 'Viewer');
+    const staleToo = await createUser(t, 'Viewer');
+    const fresh = await createUser(t, 'Viewer');
+    await t.database.session(async (run) => {
+      await run(
+        `UPDATE users SET created_at = now() - interval '400 days', seen_at = now() - interval '200 days' WHERE id = $1`,
+        [stale.id],
+      );
+      await run(`UPDATE users SET created_at = now() - interval '400 days', seen_at = NULL WHERE id = $1`, [
+        staleToo.id,
+      ]);
+    });
+    const ids = async () =>
+      (await t.send('GET', '/api/admin/user-admin/inactive'))
+        .json()
+        .inactiveUsers.map((u: { id: number }) => u.id);
+    expect(await ids()).toEqual(expect.arrayContaining([stale.id, staleToo.id]));
+    expect(await ids()).not.toContain(fresh.id);
+
+    const res = await t.send('POST', '/api/admin/user-admin/inactive/delete', {
+      ids: [stale.id, fresh.id, 999_999],
+    });
+    expect(res.statusCode).toBe(200);
+    expect((await t.send('GET', `/api/admin/user-admin/${stale.id}`)).statusCode).toBe(404);
+    expect((await t.send('GET', `/api/admin/user-admin/${fresh.id}`)).statusCode).toBe(200);
+    expect((await t.send('GET', `/api/admin/user-admin/${staleToo.id}`)).statusCode).toBe(200);
+    expect((await api(t).lastEvent('user-deleted'))?.pre_data).toMatchObject({ id: stale.id });
+  });
+
+  it('shows people and groups to any signed-in caller, without admin data', async () => {
+    const viewer = await createUser(t, 'Viewer', { email: `${uniqueName('pk')}@example.com` });
+    const group = await t.send('POST', '/api/admin/groups', {
+      name: uniqueName('pickers'),
+      users: [{ user: { id: viewer.id } }],
+    });
+    const res = await t.send(
+      'GET',
+      '/api/admin/user-admin/access',
+      undefined,
+      asUser(await login(t, viewer.username)),
+    );
+    expect(res.statusCode).toBe(200);
+    const me = res.json().users.find((u: { id: number }) => u.id === viewer.id);
+    expect(Object.keys(me).sort()).toEqual(['accountType', 'email', 'id', 'imageUrl', 'username']);
+    expect(res.json().groups).toContainEqual({
+      id: group.json().id,
+      name: group.json().name,
+      userCount: 1,
+      rootRole: null,
+    });
+  });
+});
