@@ -44,8 +44,11 @@ const numbers = (filter: string | undefined) => {
 };
 const dayOf = (filter: string | undefined, plusDays = 0) => {
   if (filter === undefined) return undefined;
-  const d = new Date(`${filter.slice(3)}T00:00:00.000Z`);
-  if (Number.isNaN(d.getTime())) throw invalidField('/querystring', `"${filter}" is not a date.`);
+  const text = filter.slice(3);
+  const d = new Date(`${text}T00:00:00.000Z`);
+  // A day that does not exist (2026-02-30) would roll over silently; it is refused instead.
+  if (Number.isNaN(d.getTime()) || d.toISOString().slice(0, 10) !== text)
+    throw invalidField('/querystring', `"${filter}" is not a date.`);
   return new Date(d.getTime() + plusDays * 86_400_000);
 };
 

@@ -318,6 +318,9 @@ describe('GET /api/admin/search/events', () => {
     const page = await search(`project=IS:${project}&limit=1&offset=1`);
     expect(page).toEqual({ total: inProject.total, events: [inProject.events[1]] });
     expect((await search('createdBy=IS:999999')).total).toBe(0);
+    // Filters with no usable value match nothing rather than failing.
+    expect((await search('id=IS:abc')).total).toBe(0);
+    expect((await search('groupId=IS:1')).total).toBe(0);
     for (const bad of [
       'limit=0',
       'limit=5000',

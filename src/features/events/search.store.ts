@@ -29,12 +29,19 @@ export async function searchEvents(
   s: EventSearch,
 ): Promise<{ events: EventRecord[]; total: number }> {
   let q = db.selectFrom('events');
-  if (s.ids) q = q.where('id', 'in', s.ids);
-  if (s.features) q = q.where('feature_name', 'in', s.features);
-  if (s.projects) q = q.where('project', 'in', s.projects);
-  if (s.types) q = q.where('type', 'in', s.types);
-  if (s.createdBy) q = q.where('created_by_user_id', 'in', s.createdBy);
-  if (s.environments) q = q.where('environment', 'in', s.environments);
+  // A list filter with no usable value (`id=IS:abc`, `groupId`) matches nothing; `IN ()` is no SQL.
+  const lists = [
+    ['id', s.ids],
+    ['feature_name', s.features],
+    ['project', s.projects],
+    ['type', s.types],
+    ['created_by_user_id', s.createdBy],
+    ['environment', s.environments],
+  ] as const;
+  for (const [column, list] of lists) {
+    if (list === undefined) continue;
+    q = list.length === 0 ? q.where(sql<boolean>`false`) : q.where(column, 'in', list as never[]);
+  }
   if (s.from) q = q.where('created_at', '>=', s.from);
   if (s.toExclusive) q = q.where('created_at', '<', s.toExclusive);
   if (s.query) {

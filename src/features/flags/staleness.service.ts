@@ -1,6 +1,6 @@
 import type { Deps } from '../../deps.js';
 import { type Db, JOB_LEASES, takeJobLease, transaction, tryJobLease } from '../../platform/db/index.js';
-import { appendEvent } from '../events/index.js';
+import { appendEvents } from '../events/index.js';
 import { reconcilePotentiallyStale } from './staleness.store.js';
 
 /** What the service records as the author of what it does by itself, as Unleash does. */
@@ -32,15 +32,17 @@ export async function reconcileStaleness(tx: Db, now: Date): Promise<number> {
 async function markPotentiallyStale(tx: Db, now: Date): Promise<number> {
   const changes = await reconcilePotentiallyStale(tx, now);
   const turnedOn = changes.filter((c) => c.potentially_stale);
-  for (const flag of turnedOn) {
-    await appendEvent(tx, {
+  // One multi-row insert: an old import can make thousands of flags cross their lifetime at once.
+  await appendEvents(
+    tx,
+    turnedOn.map((flag) => ({
       type: 'feature-potentially-stale-on',
       ...SYSTEM,
       featureName: flag.name,
       project: flag.project,
       data: { name: flag.name, potentiallyStale: true },
-    });
-  }
+    })),
+  );
   return turnedOn.length;
 }
 

@@ -136,6 +136,16 @@ async function overviewBase(deps: Deps, projectId: string, archived: boolean): P
   };
 }
 
+/** The overview base from the read cache, counted by the size of its JSON text. */
+const cachedBase = (deps: Deps, reads: ReadCache, projectId: string, archived: boolean) =>
+  reads.read(
+    `project-overview\u0000${projectId}\u0000${archived}`,
+    () => overviewBase(deps, projectId, archived),
+    {
+      bytes: (b) => b.joined.length * 2,
+    },
+  );
+
 type Stats = ProjectOverview['stats'];
 
 /** The window statistics at `now`, kept while they hold (until a timestamp leaves a window). */
@@ -175,11 +185,7 @@ async function overviewJson(
   principal: Principal,
   extra: (base: OverviewBase) => Record<string, number>,
 ): Promise<string> {
-  const base = await reads.read(
-    `project-overview\u0000${projectId}\u0000${archived}`,
-    () => overviewBase(deps, projectId, archived),
-    { bytes: (b) => b.joined.length * 2 },
-  );
+  const base = await cachedBase(deps, reads, projectId, archived);
   const [favorites, favorite, windowed] = await Promise.all([
     favoriteFlags(deps, reads, principal),
     isFavorite(deps.database.db, projectId, userIdOf(principal)),
@@ -235,11 +241,7 @@ export async function getCurrentOverview(
   projectId: string,
   principal: Principal,
 ) {
-  const base = await reads.read(
-    `project-overview\u0000${projectId}\u0000false`,
-    () => overviewBase(deps, projectId, false),
-    { bytes: (b) => b.joined.length * 2 },
-  );
+  const base = await cachedBase(deps, reads, projectId, false);
   const [favorite, windowed, extras] = await Promise.all([
     isFavorite(deps.database.db, projectId, userIdOf(principal)),
     stats(deps, reads, projectId),
@@ -266,11 +268,7 @@ export async function getFlagCreators(deps: Deps, projectId: string) {
 
 /** The project status page: activity per day, resources, health and the lifecycle per stage. */
 export async function getProjectStatus(deps: Deps, reads: ReadCache, projectId: string) {
-  const base = await reads.read(
-    `project-overview\u0000${projectId}\u0000false`,
-    () => overviewBase(deps, projectId, false),
-    { bytes: (b) => b.joined.length * 2 },
-  );
+  const base = await cachedBase(deps, reads, projectId, false);
   const row = await projectStatusRow(deps.database.db, projectId, deps.now());
   if (!row) throw notFound(`Could not find project with id "${projectId}".`);
   const stage = (name: string) => {
