@@ -1,5 +1,5 @@
 // `npm start`: runs the bundled service (dist/main.js), building it first when it is missing or
-// older than any source or migration file. The bundle starts faster and uses less memory than
+// older than any source or migration file, and the web UI (dist/ui) likewise (scripts/ui-build.mjs). The bundle starts faster and uses less memory than
 // compiling TypeScript at load time (bench/RESULTS.md); `npm run dev` keeps the tsx way.
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -25,4 +25,6 @@ const stale =
 // (the default DATA_DIR, ./data, is relative to it).
 process.chdir(root);
 if (stale) await import('./bundle.mjs');
+const { buildUiIfStale } = await import('./ui-build.mjs');
+await buildUiIfStale();
 await import(bundle);

@@ -2,10 +2,12 @@ import fastifyCookie from '@fastify/cookie';
 import fastifyRateLimit from '@fastify/rate-limit';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance } from 'fastify';
+import { trustProxy } from './config.js';
 import type { Deps } from './deps.js';
 import { apiTokenRoutes, tokenResolver } from './features/access/index.js';
+import { addonRoutes } from './features/addons/index.js';
 import { applicationRoutes } from './features/applications/index.js';
-import { clientApiRoutes } from './features/client-api/index.js';
+import { clientApiRoutes, startRetentionJob } from './features/client-api/index.js';
 import { contextRoutes } from './features/context/index.js';
 import { dependencyRoutes } from './features/dependencies/index.js';
 import { environmentRoutes } from './features/environments/index.js';
@@ -17,6 +19,7 @@ import { groupRoutes } from './features/groups/index.js';
 import { instanceRoutes } from './features/instance/index.js';
 import { inviteRoutes } from './features/invites/index.js';
 import { maintenanceGuard, maintenanceRoutes } from './features/maintenance/index.js';
+import { personalDashboardRoutes } from './features/personal-dashboard/index.js';
 import { playgroundRoutes } from './features/playground/index.js';
 import { projectRoutes } from './features/projects/index.js';
 import { roleRoutes } from './features/roles/index.js';
@@ -52,6 +55,7 @@ import { registerMetrics } from './platform/http/metrics.js';
 import { registerDocs, registerOpenApi } from './platform/http/openapi.js';
 import { ErrorSchema } from './platform/http/schemas.js';
 import { lazySerializers } from './platform/http/serialization.js';
+import { registerUi } from './platform/http/ui.js';
 import { registerValidation } from './platform/http/validation.js';
 import { ReadCache } from './platform/read-cache.js';
 
@@ -60,6 +64,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   const app = Fastify({
     logger: { level: deps.config.LOG_LEVEL },
     bodyLimit: deps.config.BODY_LIMIT,
+    trustProxy: trustProxy(deps.config),
     // Node's parser errors (oversized headers, garbage) still get a JSON error body.
     clientErrorHandler: (error, socket) => {
       if (socket.writable) socket.end(clientErrorResponse(error));
@@ -112,6 +117,14 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
     });
     app.addHook('onClose', async () => stopStaleness?.());
   }
+  const retentionEvery = deps.config.RETENTION_CHECK_SECONDS * 1000;
+  let stopRetention: (() => Promise<void>) | undefined;
+  if (retentionEvery > 0) {
+    app.addHook('onReady', async () => {
+      stopRetention = startRetentionJob(deps, retentionEvery, app.log);
+    });
+    app.addHook('onClose', async () => stopRetention?.());
+  }
 
   // Maintenance mode refuses configuration writes, after authentication and permission checks.
   app.addHook('preHandler', maintenanceGuard(deps, reads));
@@ -132,6 +145,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   await app.register(groupRoutes(deps));
   await app.register(sessionRoutes(deps));
   await app.register(projectRoutes(deps, reads));
+  await app.register(personalDashboardRoutes(deps));
   await app.register(environmentRoutes(deps));
   await app.register(strategyRoutes(deps));
   await app.register(segmentRoutes(deps));
@@ -146,5 +160,8 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   await app.register(clientApiRoutes(deps, configuration));
   await app.register(frontendApiRoutes(deps, configuration));
   await app.register(applicationRoutes(deps));
+  await app.register(addonRoutes(deps));
+  // The web admin UI (ADR 0012): `/`, its assets, and client routes for browsers.
+  await registerUi(app, { basePath: deps.config.BASE_URI_PATH });
   return app;
 }

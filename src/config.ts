@@ -40,6 +40,20 @@ const EnvSchema = Type.Object({
   INIT_ADMIN_PASSWORD: Type.Optional(Type.String({ minLength: 1 })),
   /** How often flags past their type's expected lifetime are marked potentially stale; 0 = never. */
   STALENESS_CHECK_SECONDS: Type.Integer({ minimum: 0, default: 60 }),
+  /** How often integrations (addons) look for new events to deliver; 0 = never (docs/adr/0013). */
+  ADDON_DELIVERY_SECONDS: Type.Number({ minimum: 0, default: 1 }),
+  /** SDK instances not seen for this long are deleted by the retention job (Unleash: 2 days). */
+  CLIENT_INSTANCE_RETENTION_HOURS: Type.Number({ exclusiveMinimum: 0, default: 48 }),
+  /** Hourly flag metrics and unknown flag names older than this are deleted (Unleash: 48 hours). */
+  METRICS_RETENTION_HOURS: Type.Number({ exclusiveMinimum: 0, default: 48 }),
+  /**
+   * SDK metrics are summed in memory and written once per this many ms (one transaction and one
+   * change-version move, whatever the number of SDKs; Unleash also writes every 5 s); 0 = each
+   * report before its answer.
+   */
+  METRICS_BATCH_MS: Type.Integer({ minimum: 0, maximum: 60_000, default: 5000 }),
+  /** How often the retention job runs (one instance at a time); 0 = never. */
+  RETENTION_CHECK_SECONDS: Type.Integer({ minimum: 0, default: 600 }),
   /**
    * Origins that browsers may call the frontend API from: `*` (any, without credentials) or
    * comma-separated origins such as `https://app.example.com` (credentials allowed).
@@ -47,6 +61,16 @@ const EnvSchema = Type.Object({
   FRONTEND_CORS_ORIGINS: Type.String({
     default: '*',
     pattern: '^\\s*(\\*|https?://[^\\s,/]+)\\s*(,\\s*(\\*|https?://[^\\s,/]+)\\s*)*$',
+  }),
+  /**
+   * Behind a reverse proxy: whose `X-Forwarded-For` to believe for the client address (the
+   * frontend and client APIs' `remoteAddress`, registrations, rate limits). `false` (default):
+   * nobody's; `true`: any hop's; a number: that many hops; else comma-separated proxy addresses or
+   * CIDR ranges (Fastify `trustProxy`).
+   */
+  TRUST_PROXY: Type.String({
+    default: 'false',
+    pattern: '^\\s*(true|false|[0-9]+|[0-9A-Fa-f.:/]+(\\s*,\\s*[0-9A-Fa-f.:/]+)*)\\s*$',
   }),
   /** Development aid: every admin read served from memory is checked against a fresh one. */
   READ_CACHE_VERIFY: Type.Boolean({ default: false }),
@@ -73,6 +97,12 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     LOGIN_RATE_LIMIT: 1000,
     // Tests run the potential-staleness job themselves, at the clock they set.
     STALENESS_CHECK_SECONDS: 0,
+    // Tests deliver to integrations themselves (deliverPending) or start the worker.
+    ADDON_DELIVERY_SECONDS: 0,
+    // Tests run the retention job themselves, at the clock they set.
+    RETENTION_CHECK_SECONDS: 0,
+    // Reports are written before their answer, so a test reads them at once.
+    METRICS_BATCH_MS: 0,
     ...overrides,
   };
 }
@@ -84,4 +114,15 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
 export function publicUrl(config: Pick<Config, 'PUBLIC_URL' | 'PORT' | 'BASE_URI_PATH'>): string {
   const base = config.PUBLIC_URL ?? `http://localhost:${config.PORT}${config.BASE_URI_PATH}`;
   return base.replace(/\/+$/, '');
+}
+
+/** `TRUST_PROXY` as Fastify's `trustProxy` option (a hop count as the function proxy-addr calls). */
+export function trustProxy(
+  config: Pick<Config, 'TRUST_PROXY'>,
+): boolean | string | ((address: string, hop: number) => boolean) {
+  const value = config.TRUST_PROXY.trim();
+  if (value === 'true' || value === 'false') return value === 'true';
+  if (!/^[0-9]+$/.test(value)) return value;
+  const hops = Number(value);
+  return (_address, hop) => hop < hops;
 }

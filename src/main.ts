@@ -47,7 +47,7 @@ async function main() {
       `No user existed, so the Admin user "${admin.username}" was created. Its password is shown only now:`,
     );
     say(`  ${admin.generated}`);
-    say('Sign in with it (POST /auth/simple/login) and change it.');
+    say('Sign in with it in the web UI (the address below) and change it.');
   } else if (admin) {
     say(`No user existed, so the Admin user "${admin.username}" was created with INIT_ADMIN_PASSWORD.`);
   }
@@ -73,7 +73,7 @@ async function main() {
   await app.listen({ port: config.PORT, host: config.HOST });
   const ms = Math.round(performance.now() - started);
   say(
-    `Listening on http://localhost:${config.PORT} (${database.engine}, ready in ${ms} ms). API docs: /docs`,
+    `Listening on http://localhost:${config.PORT}${config.BASE_URI_PATH}/ (${database.engine}, ready in ${ms} ms). Web UI there; API docs: /docs`,
   );
 }
 

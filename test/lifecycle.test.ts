@@ -54,7 +54,7 @@ describe(`service process (${onPostgres ? 'PostgreSQL' : 'PGlite'})`, () => {
           : `Opening the embedded PostgreSQL (PGlite) in ${store.env.DATA_DIR}`,
       );
       expect(out).toMatch(/Applied migrations: 0001_init\.sql/);
-      expect(out).toMatch(/^Listening on http:\/\/localhost:\d+ /m);
+      expect(out).toMatch(/^Listening on http:\/\/localhost:\d+\/ /m);
       const tokens = printedTokens(out);
       expect(tokens).toHaveLength(1);
       const token = tokens[0]!;

@@ -15,6 +15,9 @@ const EDITOR_ROOT = new Set([
   'CREATE_STRATEGY',
   'UPDATE_STRATEGY',
   'DELETE_STRATEGY',
+  'CREATE_ADDON',
+  'UPDATE_ADDON',
+  'DELETE_ADDON',
   'CREATE_CONTEXT_FIELD',
   'UPDATE_CONTEXT_FIELD',
   'DELETE_CONTEXT_FIELD',
@@ -39,10 +42,21 @@ const FLAG_WORK = new Set([
   'UPDATE_FEATURE_ENVIRONMENT',
   'UPDATE_FEATURE_ENVIRONMENT_VARIANTS',
 ]);
+/** Project API tokens: project Owners and Members, in their project (not the Editor). */
+const PROJECT_TOKENS = new Set([
+  'READ_PROJECT_API_TOKEN',
+  'CREATE_PROJECT_API_TOKEN',
+  'DELETE_PROJECT_API_TOKEN',
+]);
 /** The Editor also manages the `default` project itself. */
 const EDITOR_DEFAULT = new Set([...FLAG_WORK, 'UPDATE_PROJECT', 'DELETE_PROJECT']);
 /** A project Owner: all of that in their project, and who has access to it. */
-const OWNER = new Set([...EDITOR_DEFAULT, 'PROJECT_USER_ACCESS_WRITE', 'PROJECT_GROUP_ACCESS_WRITE']);
+const OWNER = new Set([
+  ...EDITOR_DEFAULT,
+  ...PROJECT_TOKENS,
+  'PROJECT_USER_ACCESS_WRITE',
+  'PROJECT_GROUP_ACCESS_WRITE',
+]);
 /** Only Admins (and admin tokens). */
 const ADMIN_ONLY = new Set(['ADMIN', 'CREATE_API_TOKEN', 'DELETE_API_TOKEN']);
 const KNOWN = new Set(['PUBLIC', 'NONE', 'CLIENT', 'FRONTEND', ...EDITOR_ROOT, ...OWNER, ...ADMIN_ONLY]);
@@ -75,7 +89,9 @@ function expected(caller: Caller, permission: string, project: string | undefine
     return project === 'default' && EDITOR_DEFAULT.has(permission) ? 'allowed' : 403;
   }
   if (caller === 'member-other' || caller === 'group-member-other') {
-    return project === 'other' && FLAG_WORK.has(permission) ? 'allowed' : 403;
+    return project === 'other' && (FLAG_WORK.has(permission) || PROJECT_TOKENS.has(permission))
+      ? 'allowed'
+      : 403;
   }
   if (caller === 'owner-other') return project === 'other' && OWNER.has(permission) ? 'allowed' : 403;
   return 403; // viewer, reader

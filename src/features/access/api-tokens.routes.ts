@@ -13,6 +13,7 @@ import {
   UpdateApiTokenBody,
 } from './api-tokens.schemas.js';
 import { createApiToken, deleteApiToken, listApiTokens, updateApiToken } from './api-tokens.service.js';
+import { projectTokenRoutes } from './project-tokens.routes.js';
 
 const Done = Type.Null({ description: 'Done; no body.' });
 const done = (reply: FastifyReply) => reply.code(200).send();
@@ -110,4 +111,6 @@ export const apiTokenRoutes = (deps: Deps) =>
         return done(reply);
       },
     );
+
+    await app.register(projectTokenRoutes(deps));
   });

@@ -22,7 +22,7 @@ type TokenType = 'admin' | 'client' | 'frontend';
 /** `project` as Unleash shows it: the one project, `*` for all, `[]` for several. */
 const projectLabel = (projects: string[]) => (projects.length === 1 ? projects[0]! : '[]');
 
-function view(row: ListedToken, secret?: string): ApiToken {
+export function view(row: ListedToken, secret?: string): ApiToken {
   return {
     secret: secret ?? row.display_prefix,
     tokenName: row.token_name,
@@ -37,6 +37,14 @@ function view(row: ListedToken, secret?: string): ApiToken {
     secure: secret === undefined,
   };
 }
+
+/** A project API token: an SDK token scoped to exactly this one project. */
+export const isProjectToken = (row: ListedToken, projectId: string) =>
+  row.type !== 'admin' && row.projects.length === 1 && row.projects[0] === projectId;
+
+/** As Unleash: a token's events belong to its project when it has exactly one. */
+const eventProject = (projects: string[]) =>
+  projects.length === 1 && projects[0] !== '*' ? projects[0] : undefined;
 
 /** What events record of a token: everything but the secret and its prefix. */
 function eventData(token: ApiToken) {
@@ -143,6 +151,7 @@ export async function createApiToken(
       type: 'api-token-created',
       createdBy: by.name,
       createdByUserId: by.userId,
+      project: eventProject(scope.projects),
       environment: scope.environment,
       data: eventData(token),
     });
@@ -154,15 +163,23 @@ export async function createApiToken(
  * Deletes the token whose secret is given. An unknown secret answers 200 and changes nothing, as
  * in Unleash. This process stops accepting the token at once; other instances within 5 s.
  */
-export async function deleteApiToken(deps: Deps, secret: string, by: Principal) {
+export async function deleteApiToken(deps: Deps, secret: string, by: Principal, onlyProject?: string) {
   const hash = hashSecret(secret);
   await transaction(deps.database.db, async (tx) => {
+    // Through a project's route, only that project's own tokens (see isProjectToken) may go.
+    if (onlyProject !== undefined) {
+      const found = await findListedToken(tx, hash);
+      if (found && !isProjectToken(found, onlyProject)) {
+        throw notFound(`The project "${onlyProject}" has no API token with that secret.`);
+      }
+    }
     const row = await deleteToken(tx, hash);
     if (!row) return;
     await appendEvent(tx, {
       type: 'api-token-deleted',
       createdBy: by.name,
       createdByUserId: by.userId,
+      project: eventProject(row.projects),
       environment: row.environment ?? undefined,
       preData: eventData(view(row)),
     });

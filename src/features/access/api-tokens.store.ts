@@ -92,6 +92,18 @@ export async function listTokens(db: Kysely<DB>, tokenName?: string) {
 
 export type ListedToken = Awaited<ReturnType<typeof listTokens>>[number];
 
+/** The SDK tokens scoped to exactly this one project, newest first (project API tokens). */
+export async function listProjectTokens(db: Kysely<DB>, projectId: string): Promise<ListedToken[]> {
+  return db
+    .selectFrom('api_tokens')
+    .select(listedColumns)
+    .where('type', '!=', 'admin')
+    .where(sql<boolean>`projects = ARRAY[${projectId}]::text[]`)
+    .orderBy('created_at', 'desc')
+    .orderBy('secret_hash')
+    .execute();
+}
+
 export async function findListedToken(db: Kysely<DB>, secretHash: string): Promise<ListedToken | undefined> {
   return db
     .selectFrom('api_tokens')

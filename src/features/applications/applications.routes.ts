@@ -15,6 +15,7 @@ import {
   UnknownFlagsSchema,
 } from './applications.schemas.js';
 import * as service from './applications.service.js';
+import { usageRoutes } from './usage.routes.js';
 
 export const applicationRoutes = (deps: Deps) =>
   routes(async (app) => {
@@ -159,4 +160,7 @@ export const applicationRoutes = (deps: Deps) =>
       },
       async (request) => service.rawFeatureMetrics(deps, request.params.name),
     );
+
+    // Instances, outdated SDKs and project applications: the same tables, another use case.
+    await app.register(usageRoutes(deps));
   });

@@ -99,7 +99,7 @@ function toListItem(r: store.ApplicationRow, usage: { project: string; environme
   };
 }
 
-function pageNumber(value: string | undefined, fallback: number, min: number, path: string) {
+export function pageNumber(value: string | undefined, fallback: number, min: number, path: string) {
   if (value === undefined) return fallback;
   const n = Number(value);
   if (n < min || n > (path === 'limit' ? 1000 : Number.MAX_SAFE_INTEGER)) {

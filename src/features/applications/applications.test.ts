@@ -126,12 +126,17 @@ describe('GET /api/admin/metrics/applications/:appName/overview (spec endpoint 1
     expect(res.json()).toMatchObject({ name: 'NotFoundError', message: 'Could not find appName=never-seen' });
   });
 
-  it('counts an application that only sent metrics as seen', async () => {
+  it('counts an application that only sent metrics as seen, its reporting instance too (as Unleash)', async () => {
     const appName = uniqueName('metrics-only');
     await metrics(devToken, appName, { [flag]: { yes: 1, no: 0 } });
     const body = (await t.send('GET', `/api/admin/metrics/applications/${appName}/overview`)).json();
     expect(body.environments).toEqual([
-      expect.objectContaining({ name: 'development', instanceCount: 0, sdks: [], lastSeen: null }),
+      expect.objectContaining({
+        name: 'development',
+        instanceCount: 1,
+        sdks: [],
+        lastSeen: expect.any(String),
+      }),
     ]);
   });
 });

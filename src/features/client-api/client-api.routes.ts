@@ -12,9 +12,14 @@ import {
   RegisterBody,
 } from './client-api.schemas.js';
 import { clientFeature, clientFeatures, recordMetrics, registerClient } from './client-api.service.js';
+import { metricsBatch } from './metrics.batch.service.js';
 
 export const clientApiRoutes = (deps: Deps, configuration: ConfigurationCache) =>
   routes(async (app) => {
+    // Metrics still pending are written when the app closes.
+    const batch = metricsBatch(deps, app.log);
+    app.addHook('onClose', () => batch.close());
+
     app.get(
       '/api/client/features',
       {
@@ -109,7 +114,7 @@ export const clientApiRoutes = (deps: Deps, configuration: ConfigurationCache) =
         },
       },
       async (request, reply) => {
-        await recordMetrics(deps, actor(request), request.body);
+        await recordMetrics(deps, actor(request), request.body, request.ip);
         return reply.code(202).send(null);
       },
     );

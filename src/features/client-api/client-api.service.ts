@@ -2,12 +2,10 @@ import type { Deps } from '../../deps.js';
 import { transaction } from '../../platform/db/index.js';
 import type { Principal } from '../../platform/http/auth.js';
 import { notFound } from '../../platform/http/errors.js';
-import { noteUnloggedChange } from '../events/index.js';
-import { markFlagsSeen } from '../flags/index.js';
 import type { ConfigurationCache } from '../snapshot/index.js';
 import { buildClientPayload, type ClientPayload, supportsSegments } from './client-api.payload.js';
-import { addMetrics, upsertRegistration } from './client-api.store.js';
-import { addVariantMetrics, existingFlagNames, recordUnknownFlags } from './metrics.store.js';
+import { upsertRegistration } from './client-api.store.js';
+import { metricsBatch } from './metrics.batch.service.js';
 
 /**
  * How old the configuration an SDK is served may be when newer changes are known: under a stream
@@ -67,55 +65,36 @@ export async function registerClient(
       sdkType,
       strategies: body.strategies ?? [],
       clientIp,
+      seenAt: deps.now(),
     }),
   );
 }
 
+/**
+ * Adds a metrics bucket to the app's batch (metrics.batch.service.ts), which writes the counters
+ * and last-seen times of all SDKs in one transaction per interval.
+ */
 export async function recordMetrics(
   deps: Deps,
   principal: Principal,
   body: {
     appName: string;
+    instanceId?: string;
     bucket: {
       start: string;
       toggles: Record<string, { yes: number; no: number; variants?: Record<string, number> }>;
     };
   },
+  clientIp?: string,
+  /** `frontend` for browser and mobile SDKs (frontend API); backend SDKs leave it unset. */
+  sdkType: 'frontend' | null = null,
 ) {
-  const hour = new Date(body.bucket.start);
-  hour.setUTCMinutes(0, 0, 0);
-  const toggles = Object.entries(body.bucket.toggles).slice(0, 10_000);
-  const counts = toggles.map(([flag, c]) => ({ flag, yes: c.yes, no: c.no }));
-  const variants = toggles.flatMap(([flag, c]) =>
-    Object.entries(c.variants ?? {})
-      .slice(0, 100)
-      .filter(([, count]) => count > 0)
-      .map(([variant, count]) => ({ flag, variant, count })),
-  );
-  // Counters and last-seen times together or not at all.
-  const environment = scopeOf(principal).environment;
-  await transaction(deps.database.db, async (tx) => {
-    await markFlagsSeen(
-      tx,
-      environment,
-      counts.map((c) => c.flag),
-    );
-    // Only flags that exist are counted; unknown names are kept apart, bounded (metrics.store.ts).
-    const known = await existingFlagNames(
-      tx,
-      counts.map((c) => c.flag),
-    );
-    const appName = body.appName;
-    await addMetrics(tx, { appName, environment, hour, counts: counts.filter((c) => known.has(c.flag)) });
-    await addVariantMetrics(tx, {
-      appName,
-      environment,
-      hour,
-      counts: variants.filter((v) => known.has(v.flag)),
-    });
-    const unknown = counts.filter((c) => !known.has(c.flag)).map((c) => c.flag);
-    await recordUnknownFlags(tx, { appName, environment, names: unknown });
+  await metricsBatch(deps).add({
+    appName: body.appName,
+    environment: scopeOf(principal).environment,
+    ...(body.instanceId !== undefined && { instanceId: body.instanceId }),
+    ...(clientIp !== undefined && { clientIp }),
+    sdkType,
+    bucket: body.bucket,
   });
-  // Flags' last-seen times show in admin reads: move the change version (after the commit).
-  if (counts.length > 0) await noteUnloggedChange(deps.database.db);
 }

@@ -2,3 +2,4 @@ export { deleteApplication, lockApplication, upsertApplication } from './applica
 export { acceptsGzip, matchesEtag } from './client-api.payload.js';
 export { clientApiRoutes } from './client-api.routes.js';
 export { clientFeatures, recordMetrics, registerClient } from './client-api.service.js';
+export { deleteExpiredClientReports, startRetentionJob } from './retention.service.js';

@@ -14,17 +14,20 @@ const unknownFlag = (name: string) => notFound(`Could not find feature flag with
  * A flag other flags depend on is refused (403), as in Unleash: remove the dependencies first.
  */
 export async function archiveFlag(deps: Deps, projectId: string, name: string, by: Principal) {
-  await transaction(deps.database.db, async (tx) => {
-    const before = await lockFlag(tx, name);
-    // An archived flag is no longer a flag of the project as far as its routes go (Unleash: 404).
-    if (!before || before.project !== projectId || before.archivedAt !== null) {
-      throw notInProject(name, projectId, before?.archivedAt === null ? before.project : undefined);
-    }
-    const now = deps.now();
-    const after: FlagRow = { ...before, archivedAt: now };
-    await updateFlag(tx, name, { archivedAt: now });
-    await recordArchiveChange(tx, before, after, by, now);
-  });
+  await transaction(deps.database.db, (tx) => archiveIn(tx, deps, projectId, name, by));
+}
+
+/** archiveFlag in the caller's transaction (the bulk archive archives each flag with it). */
+export async function archiveIn(tx: Db, deps: Deps, projectId: string, name: string, by: Principal) {
+  const before = await lockFlag(tx, name);
+  // An archived flag is no longer a flag of the project as far as its routes go (Unleash: 404).
+  if (!before || before.project !== projectId || before.archivedAt !== null) {
+    throw notInProject(name, projectId, before?.archivedAt === null ? before.project : undefined);
+  }
+  const now = deps.now();
+  const after: FlagRow = { ...before, archivedAt: now };
+  await updateFlag(tx, name, { archivedAt: now });
+  await recordArchiveChange(tx, before, after, by, now);
 }
 
 /** Brings an archived flag back into its project, in the stage it had before it was archived. */

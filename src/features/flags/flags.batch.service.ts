@@ -4,7 +4,14 @@ import { AppError, nameExists } from '../../platform/http/errors.js';
 import type { NewEvent } from '../events/index.js';
 import { appendEvents } from '../events/index.js';
 import { tagNewFlags } from '../tags/index.js';
-import { type BatchFlag, findFlags, insertFlags, type LiveAt, updateFlags } from './flags.batch.store.js';
+import {
+  type BatchFlag,
+  deleteAllFlags,
+  findFlags,
+  insertFlags,
+  type LiveAt,
+  updateFlags,
+} from './flags.batch.store.js';
 import { eventData } from './flags.service.js';
 import type { FlagRow } from './flags.store.js';
 
@@ -107,4 +114,20 @@ export async function upsertFlags(
     }
   }
   return appendEvents(tx, events);
+}
+
+/**
+ * The state import's `drop` of flags (Unleash 5.x): every flag goes, archived or not, and one
+ * `drop-features` event records it. Returns the number of events recorded.
+ */
+export async function dropAllFlags(tx: Db, by: Principal): Promise<number> {
+  const names = await deleteAllFlags(tx);
+  return appendEvents(tx, [
+    {
+      type: 'drop-features',
+      createdBy: by.name,
+      createdByUserId: by.userId,
+      data: { name: 'all-features', count: names.length },
+    },
+  ]);
 }

@@ -196,3 +196,23 @@ export async function enterLiveStagesMany(
       ON CONFLICT (feature_name, stage) DO NOTHING`.execute(db);
   }
 }
+
+/**
+ * Locks every project row (id order), then every flag row (name order): the lock order of a change
+ * that may touch any flag (the state import's drop).
+ */
+export async function lockAllProjectsAndFlags(db: Kysely<DB>): Promise<void> {
+  await sql`SELECT id FROM projects ORDER BY id FOR UPDATE`.execute(db);
+  await sql`SELECT name FROM features ORDER BY name FOR UPDATE`.execute(db);
+}
+
+/**
+ * Deletes every flag, archived or not, with what hangs off it (environments, strategies and their
+ * segment links, tags, dependencies, lifecycle: the foreign keys cascade), after
+ * lockAllProjectsAndFlags. Returns the names deleted.
+ */
+export async function deleteAllFlags(db: Kysely<DB>): Promise<string[]> {
+  await lockAllProjectsAndFlags(db);
+  const rows = await sql<{ name: string }>`DELETE FROM features RETURNING name`.execute(db);
+  return rows.rows.map((r) => r.name);
+}

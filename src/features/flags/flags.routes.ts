@@ -4,13 +4,16 @@ import { routes } from '../../platform/http/routes.js';
 import { errorResponses } from '../../platform/http/schemas.js';
 import type { ReadCache } from '../../platform/read-cache.js';
 import { archiveRoutes } from './archive.routes.js';
+import { archiveBulkRoutes } from './archive-bulk.routes.js';
 import { checkRoutes } from './checks.routes.js';
 import { cloneRoutes } from './clone.routes.js';
 import { favoriteRoutes } from './favorites.routes.js';
 import { CreateFlagBody, FlagParams, FlagSchema, ProjectParams, UpdateFlagBody } from './flags.schemas.js';
 import { createFlag, getFlag, updateFlagMetadata } from './flags.service.js';
 import { lifecycleRoutes } from './lifecycle.routes.js';
+import { linkRoutes } from './links.routes.js';
 import { listingRoutes } from './listing.routes.js';
+import { patchRoutes } from './patch.routes.js';
 import { staleRoutes } from './stale.routes.js';
 
 /**
@@ -86,4 +89,7 @@ export const flagRoutes = (deps: Deps, reads: ReadCache) =>
     await app.register(cloneRoutes(deps));
     await app.register(lifecycleRoutes(deps));
     await app.register(checkRoutes(deps, reads));
+    await app.register(linkRoutes(deps));
+    await app.register(patchRoutes(deps));
+    await app.register(archiveBulkRoutes(deps));
   });

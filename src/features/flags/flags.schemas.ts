@@ -1,6 +1,7 @@
 import { type Static, Type } from 'typebox';
 import { Nullable } from '../../platform/http/schemas.js';
 import { TagSchema } from '../tags/index.js';
+import { FlagLinkSchema } from './links.schemas.js';
 
 /**
  * URL-safe as Unleash defines it (`encodeURIComponent(name) === name`), 1-100 characters, and not
@@ -232,6 +233,7 @@ export const FlagSchema = Type.Object(
       },
       { description: 'Current lifecycle stage.' },
     ),
+    links: Type.Array(FlagLinkSchema, { description: 'Links of the flag, oldest first.' }),
   },
   { description: 'A feature flag with its configuration in every environment.' },
 );

@@ -171,15 +171,18 @@ export async function updateFlagMetadata(
   deps: Deps,
   projectId: string,
   name: string,
-  input: UpdateFlagInput,
+  change: UpdateFlagInput | ((before: FlagRow) => UpdateFlagInput),
   by: Principal,
 ): Promise<Flag> {
-  if (input.name !== undefined && input.name !== name) {
-    throw invalidField('/body/name', 'Cannot change the name of a feature flag.');
-  }
+  const renames = (input: UpdateFlagInput) => input.name !== undefined && input.name !== name;
+  const renameError = () => invalidField('/body/name', 'Cannot change the name of a feature flag.');
+  if (typeof change !== 'function' && renames(change)) throw renameError();
   await transaction(deps.database.db, async (tx) => {
     const before = await lockFlag(tx, name);
     if (!before || before.project !== projectId) throw notInProject(name, projectId, before?.project);
+    // A function (the JSON Patch) derives the change from the locked row, so nothing changes between.
+    const input = typeof change === 'function' ? change(before) : change;
+    if (renames(input)) throw renameError();
     const now = deps.now();
     const after: FlagRow = {
       ...before,

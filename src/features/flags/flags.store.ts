@@ -334,6 +334,14 @@ export function flagViewQuery(db: Kysely<DB>) {
           .whereRef('c.parent', '=', 'f.name')
           .orderBy('c.child'),
       ).as('children'),
+      jsonArrayFrom(
+        eb
+          .selectFrom('feature_links as k')
+          .select(['k.id', 'k.url', 'k.title'])
+          .whereRef('k.feature_name', '=', 'f.name')
+          .orderBy('k.created_at')
+          .orderBy('k.id'),
+      ).as('links'),
     ]);
 }
 

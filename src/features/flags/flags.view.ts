@@ -61,6 +61,7 @@ export function toFlag(row: FlagViewRow, favorite: boolean): Flag {
       stage: row.lifecycle?.stage ?? 'initial',
       enteredStageAt: iso(row.lifecycle?.created_at ?? row.created_at) as string,
     },
+    links: row.links.map((l) => ({ id: l.id, url: l.url, title: l.title, feature: row.name })),
   };
 }
 
@@ -108,5 +109,6 @@ export function newFlag(
     children: [],
     dependencies: [],
     lifecycle: { stage: 'initial', enteredStageAt: createdAt },
+    links: [],
   };
 }

@@ -16,6 +16,11 @@ export { findFlagArchivedState, lockFlag, lockFlagsInOrder, markFlagsSeen } from
 export { enterLiveStages } from './lifecycle.store.js';
 export { checkPotentialStaleness, reconcileStaleness, startStalenessJob } from './staleness.service.js';
 export { FLAG_TYPES } from './flags.schemas.js';
-export { type BatchFlag, enterLiveStagesMany, lockProjectAndFlags } from './flags.batch.store.js';
-export { upsertFlags } from './flags.batch.service.js';
+export {
+  type BatchFlag,
+  enterLiveStagesMany,
+  lockAllProjectsAndFlags,
+  lockProjectAndFlags,
+} from './flags.batch.store.js';
+export { dropAllFlags, upsertFlags } from './flags.batch.service.js';
 export { favoriteFlags } from './favorites.service.js';

@@ -1,5 +1,6 @@
 import type { Deps } from '../../deps.js';
 import { type Db, JOB_LEASES, takeJobLease, transaction, tryJobLease } from '../../platform/db/index.js';
+import { repeatEvery } from '../../platform/jobs.js';
 import { appendEvents } from '../events/index.js';
 import { reconcilePotentiallyStale } from './staleness.store.js';
 
@@ -46,27 +47,11 @@ async function markPotentiallyStale(tx: Db, now: Date): Promise<number> {
   return turnedOn.length;
 }
 
-/**
- * Runs the job every `intervalMs` (and once at start) until the returned function is called; it
- * resolves when the round in progress, if any, is over. A failed round is logged and the next
- * one tries again; rounds never overlap.
- */
+/** Runs the job every `intervalMs` and once at start, until the returned function is called. */
 export function startStalenessJob(
   deps: Pick<Deps, 'database' | 'now'>,
   intervalMs: number,
   log: { error: (obj: unknown, msg: string) => void },
 ): () => Promise<void> {
-  let running: Promise<unknown> = Promise.resolve();
-  const round = () => {
-    running = running
-      .then(() => checkPotentialStaleness(deps))
-      .catch((error) => log.error({ err: error }, 'potential-staleness check failed'));
-  };
-  round();
-  const timer = setInterval(round, intervalMs);
-  timer.unref();
-  return async () => {
-    clearInterval(timer);
-    await running;
-  };
+  return repeatEvery(intervalMs, () => checkPotentialStaleness(deps), log, 'potential-staleness check');
 }

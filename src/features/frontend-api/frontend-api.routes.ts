@@ -7,6 +7,8 @@ import { routes, sendEmpty } from '../../platform/http/routes.js';
 import { errorResponses } from '../../platform/http/schemas.js';
 import { acceptsGzip, matchesEtag } from '../client-api/index.js';
 import type { ConfigurationCache } from '../snapshot/index.js';
+import { corsSettingRoutes } from './cors.routes.js';
+import { FrontendOrigins } from './cors.service.js';
 import { contextFromQuery } from './frontend-api.context.js';
 import type { FrontendAnswer } from './frontend-api.payload.js';
 import {
@@ -60,13 +62,16 @@ function sendAnswer(
 
 /**
  * The Unleash frontend API for browser and mobile SDKs (frontend tokens), under `/api/frontend`
- * with CORS (FRONTEND_CORS_ORIGINS) for these paths only.
+ * with CORS for these paths only: the origins set through `POST /api/admin/ui-config/cors`, else
+ * FRONTEND_CORS_ORIGINS.
  */
 export const frontendApiRoutes = (deps: Deps, configuration: ConfigurationCache) =>
   routes(async (root) => {
+    const origins = new FrontendOrigins(deps, configuration);
+    await root.register(corsSettingRoutes(deps, origins));
     await root.register(
       routes(async (app) => {
-        await registerCors(app, deps.config.FRONTEND_CORS_ORIGINS);
+        await registerCors(app, () => origins.current());
 
         app.get(
           '',

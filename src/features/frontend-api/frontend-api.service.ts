@@ -13,7 +13,7 @@ import {
 } from './frontend-api.payload.js';
 
 /** As for the client API: a change reaches frontend SDKs within about this (ADR 0007 addendum). */
-const SDK_STALENESS_MS = 200;
+export const SDK_STALENESS_MS = 200;
 
 function scopeOf(principal: Principal) {
   return principal.scope ?? { projects: ['*'], environment: 'default' };
@@ -85,7 +85,7 @@ export async function recordFrontendMetrics(
   },
 ) {
   if (!body.bucket) return; // impact metrics only: nothing this service keeps
-  await recordMetrics(deps, principal, { appName: body.appName, bucket: body.bucket });
+  await recordMetrics(deps, principal, { appName: body.appName, bucket: body.bucket }, undefined, 'frontend');
 }
 
 /** A frontend SDK announcing itself: the application and instance, in the token's environment. */

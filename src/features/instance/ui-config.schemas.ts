@@ -22,7 +22,8 @@ export const UiConfigSchema = Type.Object(
     emailEnabled: Type.Boolean({ description: 'Whether the service sends email: never.' }),
     maintenanceMode: Type.Boolean({ description: 'Whether maintenance mode is on.' }),
     frontendApiOrigins: Type.Array(Type.String(), {
-      description: 'Origins browsers may call the frontend API from (FRONTEND_CORS_ORIGINS).',
+      description:
+        'Origins browsers may call the frontend API from (set by `POST /api/admin/ui-config/cors`, else FRONTEND_CORS_ORIGINS).',
     }),
     flags: Type.Record(Type.String(), Type.Boolean(), {
       description: 'UI feature switches: none are needed, every feature is on.',

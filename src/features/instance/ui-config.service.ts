@@ -1,7 +1,7 @@
 import { publicUrl } from '../../config.js';
 import type { Deps } from '../../deps.js';
-import { parseOrigins } from '../../platform/http/cors.js';
 import type { ReadCache } from '../../platform/read-cache.js';
+import { frontendApiOrigins } from '../frontend-api/index.js';
 import { isInMaintenance } from '../maintenance/index.js';
 
 /** The service's version, as package.json gives it. */
@@ -19,7 +19,7 @@ export async function uiConfig(deps: Deps, reads: ReadCache) {
     disablePasswordAuth: false,
     emailEnabled: false,
     maintenanceMode: await isInMaintenance(deps, reads),
-    frontendApiOrigins: parseOrigins(deps.config.FRONTEND_CORS_ORIGINS),
+    frontendApiOrigins: await frontendApiOrigins(deps, reads),
     flags: {},
     links: [],
   };

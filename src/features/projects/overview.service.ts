@@ -137,7 +137,7 @@ async function overviewBase(deps: Deps, projectId: string, archived: boolean): P
 }
 
 /** The overview base from the read cache, counted by the size of its JSON text. */
-const cachedBase = (deps: Deps, reads: ReadCache, projectId: string, archived: boolean) =>
+export const cachedBase = (deps: Deps, reads: ReadCache, projectId: string, archived: boolean) =>
   reads.read(
     `project-overview\u0000${projectId}\u0000${archived}`,
     () => overviewBase(deps, projectId, archived),
@@ -149,7 +149,7 @@ const cachedBase = (deps: Deps, reads: ReadCache, projectId: string, archived: b
 type Stats = ProjectOverview['stats'];
 
 /** The window statistics at `now`, kept while they hold (until a timestamp leaves a window). */
-async function stats(deps: Deps, reads: ReadCache, projectId: string): Promise<Stats> {
+export async function stats(deps: Deps, reads: ReadCache, projectId: string): Promise<Stats> {
   const now = deps.now().getTime();
   const entry = await reads.readTimed(`project-stats\u0000${projectId}`, now, async () => {
     const row = await windowStats(deps.database.db, projectId, new Date(now));

@@ -6,6 +6,7 @@ import { errorResponses } from '../../platform/http/schemas.js';
 import type { ReadCache } from '../../platform/read-cache.js';
 import { CreateStrategyBody } from '../strategies/index.js';
 import { accessRoutes } from './access.routes.js';
+import { insightsRoutes } from './insights.routes.js';
 import {
   getCurrentOverview,
   getFlagCreators,
@@ -50,6 +51,7 @@ const tags = ['Projects'];
 export const projectRoutes = (deps: Deps, reads: ReadCache) =>
   routes(async (app) => {
     await app.register(accessRoutes(deps));
+    await app.register(insightsRoutes(deps, reads));
     app.get(
       '/api/admin/projects',
       {

@@ -25,6 +25,9 @@ const ROOT = [
   'CREATE_STRATEGY',
   'UPDATE_STRATEGY',
   'DELETE_STRATEGY',
+  'CREATE_ADDON',
+  'UPDATE_ADDON',
+  'DELETE_ADDON',
   'CREATE_CONTEXT_FIELD',
   'UPDATE_CONTEXT_FIELD',
   'DELETE_CONTEXT_FIELD',
@@ -49,6 +52,9 @@ const PROJECT = [
   'DELETE_PROJECT',
   'PROJECT_USER_ACCESS_WRITE',
   'PROJECT_GROUP_ACCESS_WRITE',
+  'READ_PROJECT_API_TOKEN',
+  'CREATE_PROJECT_API_TOKEN',
+  'DELETE_PROJECT_API_TOKEN',
 ] as const satisfies readonly Permission[];
 
 /** Project permissions limited to environments. */

@@ -22,6 +22,7 @@ import {
   replaceSegment,
   validateSegmentName,
 } from './segments.service.js';
+import { strategySegmentRoutes } from './strategy-segments.routes.js';
 
 const tags = ['Segments'];
 const NoContent = Type.Null({ description: 'No body.' });
@@ -171,4 +172,6 @@ export const segmentRoutes = (deps: Deps) =>
       },
       async (request) => getSegmentStrategies(deps, request.params.id),
     );
+
+    await app.register(strategySegmentRoutes(deps));
   });

@@ -27,7 +27,7 @@ export const stateRoutes = (deps: Deps) =>
           operationId: 'exportState',
           summary: 'Export the whole configuration as a state document',
           description:
-            'Every environment, active project, strategy type, tag type and tag, and every active flag with its strategies, on/off, variants and tags in each environment of its project: a version 4 document that `POST /api/admin/state/import` accepts. Segments are not exported.',
+            'Every environment, active project, strategy type, tag type, tag and segment, and every active flag with its strategies (and their segments, in `featureStrategySegments`), on/off, variants and tags in each environment of its project: a version 4 document that `POST /api/admin/state/import` accepts.',
           response: { 200: StateDocument, ...errorResponses(401, 403) },
         },
       },
@@ -45,7 +45,7 @@ export const stateRoutes = (deps: Deps) =>
           operationId: 'import',
           summary: 'Import a state document',
           description:
-            'Applies the document in one transaction, all or nothing; 202 with no body. Projects, environments and strategy types must exist; tag types are created when missing. With `keep` (default) flags that exist are left as they are; otherwise each listed flag becomes what the document says (metadata, tags, and in every environment of its project its strategies, on/off and variants). Any problem is a 400 listing each in details, changing nothing. `drop` is refused. JSON or YAML.',
+            'Applies the document in one transaction, all or nothing; 202 with no body. Environments, projects, custom strategy types, tag types, tags and segments (matched by name) are created when missing (`*-import` events). With `keep` (default) flags and definitions that exist are left as they are; otherwise each listed one becomes what the document says (a flag: metadata, tags, and in every environment of its project its strategies with their segments, on/off and variants). With `drop`, what exists of each kind the document lists is deleted first (one `drop-*` event per kind; projects other than `default`, environments the document does not list except protected ones, custom strategy types and segments still in use stay). Any problem is a 400 listing each in details, changing nothing. JSON or YAML.',
           querystring: StateImportQuery,
           body: StateDocument,
           response: {

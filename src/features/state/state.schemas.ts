@@ -1,18 +1,22 @@
 import { type Static, Type } from 'typebox';
+import { ENVIRONMENT_NAME_PATTERN } from '../environments/index.js';
 import {
   ConstraintSchema,
   FLAG_NAME_PATTERN,
   FlagVariantSchema,
   StrategyVariantSchema,
 } from '../flags/index.js';
+import { PROJECT_ID_PATTERN } from '../projects/index.js';
 
+/** The largest id or sort order a column holds (PostgreSQL `integer`). */
+const MAX_ID = 2_147_483_647;
 const Name = (description: string) => Type.String({ minLength: 1, maxLength: 100, description });
 const Text = (description: string) =>
   Type.Optional(Type.Union([Type.String({ maxLength: 10_000 }), Type.Null()], { description }));
 
 export const StateProject = Type.Object(
   {
-    id: Name('Project id.'),
+    id: Type.String({ pattern: PROJECT_ID_PATTERN, description: 'Project id (1-100 URL-safe characters).' }),
     name: Type.String({ minLength: 1, maxLength: 100, description: 'Project name.' }),
     description: Text('Project description.'),
   },
@@ -21,20 +25,81 @@ export const StateProject = Type.Object(
 
 export const StateEnvironment = Type.Object(
   {
-    name: Name('Environment name.'),
+    name: Type.String({
+      pattern: ENVIRONMENT_NAME_PATTERN,
+      description: 'Environment name (1-100 URL-safe characters).',
+    }),
     type: Type.String({ minLength: 1, maxLength: 100, description: 'Environment type.' }),
-    sortOrder: Type.Optional(Type.Integer({ description: 'Position in lists.' })),
+    sortOrder: Type.Optional(
+      Type.Integer({ minimum: -MAX_ID - 1, maximum: MAX_ID, description: 'Position in lists.' }),
+    ),
     enabled: Type.Optional(Type.Boolean({ description: 'Whether the environment is enabled.' })),
   },
   { description: 'An environment.' },
 );
 
+export const StateStrategyParameter = Type.Object(
+  {
+    name: Type.String({ minLength: 1, maxLength: 100, description: 'Parameter name.' }),
+    type: Type.String({ minLength: 1, maxLength: 100, description: 'Parameter type.' }),
+    description: Type.Optional(Type.String({ maxLength: 1000, description: 'What the parameter does.' })),
+    required: Type.Optional(Type.Boolean({ description: 'Must be set when the strategy is used.' })),
+  },
+  { description: 'A parameter of a strategy type.' },
+);
+
 export const StateStrategyType = Type.Object(
   {
-    name: Name('Strategy type name.'),
+    name: Type.String({
+      pattern: '^[a-zA-Z0-9_.~-]{1,100}$',
+      description: 'Strategy type name (1-100 URL-safe characters).',
+    }),
+    title: Text('Title (Unleash 5.x documents name it `displayName`, also read).'),
+    displayName: Text('Title, as Unleash 5.x names it (read when `title` is absent; not exported).'),
     description: Text('Strategy type description.'),
+    editable: Type.Optional(
+      Type.Boolean({ description: 'False for built-in types, which an import never changes.' }),
+    ),
+    deprecated: Type.Optional(Type.Boolean({ description: 'Whether the type is deprecated.' })),
+    parameters: Type.Optional(
+      Type.Array(StateStrategyParameter, { maxItems: 100, description: 'The parameters of the type.' }),
+    ),
   },
-  { description: 'A strategy type (definition); further fields are ignored.' },
+  { description: 'A strategy type (definition); built-in ones are exported but never imported.' },
+);
+
+export const StateSegment = Type.Object(
+  {
+    id: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: MAX_ID,
+        description:
+          'Segment id in the document: what strategies refer to; kept when free here, else a new one.',
+      }),
+    ),
+    name: Type.String({ minLength: 1, maxLength: 255, description: 'Segment name: matched by name here.' }),
+    description: Text('Segment description.'),
+    project: Type.Optional(
+      Type.Union([Type.String({ minLength: 1, maxLength: 100 }), Type.Null()], {
+        description: 'The project the segment belongs to; null for a global segment.',
+      }),
+    ),
+    constraints: Type.Array(ConstraintSchema, { description: 'The constraints of the segment.' }),
+  },
+  { description: 'A segment.' },
+);
+
+export const StateFlagStrategySegment = Type.Object(
+  {
+    featureStrategyId: Name('The id of a strategy in featureStrategies.'),
+    segmentId: Type.Integer({
+      minimum: 1,
+      maximum: MAX_ID,
+      description: 'The id of a segment in segments (or of a segment that exists here).',
+    }),
+  },
+  { description: 'A segment used by a strategy (Unleash 5.x `featureStrategySegments`).' },
 );
 
 export const StateFlag = Type.Object(
@@ -70,7 +135,10 @@ export const StateFlagStrategy = Type.Object(
     constraints: Type.Optional(Type.Array(ConstraintSchema, { description: 'Constraints.' })),
     variants: Type.Optional(Type.Array(StrategyVariantSchema, { description: 'Strategy variants.' })),
     segments: Type.Optional(
-      Type.Array(Type.Integer(), { maxItems: 0, description: 'Segment ids: segments are not imported.' }),
+      Type.Array(Type.Integer({ minimum: 1, maximum: MAX_ID }), {
+        description:
+          'Segment ids, as in segments (or of segments that exist here); featureStrategySegments adds to them. Not exported.',
+      }),
     ),
   },
   { description: 'A strategy of a flag in an environment.' },
@@ -123,24 +191,17 @@ export const StateDocument = Type.Object(
       maximum: 4,
       description: 'Document version (1-4 accepted; export writes 4).',
     }),
-    environments: list(StateEnvironment, 'Environments (must exist here).'),
-    projects: list(StateProject, 'Projects (must exist here).'),
+    environments: list(StateEnvironment, 'Environments: created when missing.'),
+    projects: list(StateProject, 'Projects: created when missing.'),
     features: list(StateFlag, 'Flags.'),
-    strategies: list(StateStrategyType, 'Strategy types (must exist here).'),
+    strategies: list(StateStrategyType, 'Strategy types: custom ones created when missing.'),
     featureStrategies: list(StateFlagStrategy, 'Strategies of the flags.'),
     featureEnvironments: list(StateFlagEnvironment, 'On/off and variants of the flags per environment.'),
     tagTypes: list(StateTagType, 'Tag types; missing ones are created.'),
-    tags: list(StateTag, 'Tags; their types must be listed or exist.'),
+    tags: list(StateTag, 'Tags, created when missing; their types must be listed or exist.'),
     featureTags: list(StateFlagTag, 'Tags of the flags.'),
-    segments: Type.Optional(
-      Type.Array(Type.Unknown(), { maxItems: 0, description: 'Segments are not imported: empty.' }),
-    ),
-    featureStrategySegments: Type.Optional(
-      Type.Array(Type.Unknown(), {
-        maxItems: 0,
-        description: 'Strategy-segment links are not imported: empty.',
-      }),
-    ),
+    segments: list(StateSegment, 'Segments: matched by name, created when missing.'),
+    featureStrategySegments: list(StateFlagStrategySegment, 'The segments the strategies use.'),
   },
   { description: 'The state document (Unleash 5.x `stateSchema`).' },
 );
@@ -149,7 +210,8 @@ export type StateDocumentInput = Static<typeof StateDocument>;
 export const StateImportQuery = Type.Object({
   drop: Type.Optional(
     Type.String({
-      description: 'Refused when truthy (`true` or a non-zero number): dropping is not supported.',
+      description:
+        'Default false; truthy = `true` or a non-zero number. True: first delete what is here of each kind the document lists (see the operation).',
     }),
   ),
   keep: Type.Optional(

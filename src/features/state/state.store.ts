@@ -21,8 +21,15 @@ export async function readState(db: Kysely<DB>) {
     impression_data: boolean;
   }>`SELECT name, project, type, description, stale, impression_data FROM features
     WHERE archived_at IS NULL ORDER BY name COLLATE "C"`.execute(db);
-  const strategies = await sql<{ name: string; description: string | null }>`
-    SELECT name, description FROM strategies ORDER BY name COLLATE "C"`.execute(db);
+  const strategies = await sql<{
+    name: string;
+    title: string | null;
+    description: string | null;
+    built_in: boolean;
+    deprecated: boolean;
+    parameters: { name: string; type: string; description: string; required: boolean }[];
+  }>`SELECT name, title, description, built_in, deprecated, parameters FROM strategies
+    ORDER BY name COLLATE "C"`.execute(db);
   const featureStrategies = await sql<{
     id: string;
     feature_name: string;
@@ -66,6 +73,20 @@ export async function readState(db: Kysely<DB>) {
     SELECT t.feature_name, t.tag_type, t.tag_value FROM feature_tag t
     JOIN features f ON f.name = t.feature_name AND f.archived_at IS NULL
     ORDER BY t.feature_name COLLATE "C", t.tag_type COLLATE "C", t.tag_value COLLATE "C"`.execute(db);
+  const segments = await sql<{
+    id: number;
+    name: string;
+    description: string | null;
+    project: string | null;
+    constraints: unknown[];
+  }>`SELECT id, name, description, segment_project_id AS project, constraints FROM segments
+    ORDER BY id`.execute(db);
+  const featureStrategySegments = await sql<{ feature_strategy_id: string; segment_id: number }>`
+    SELECT l.feature_strategy_id, l.segment_id FROM feature_strategy_segment l
+    JOIN feature_strategies s ON s.id = l.feature_strategy_id
+    JOIN features f ON f.name = s.feature_name AND f.archived_at IS NULL
+    JOIN project_environments pe ON pe.project_id = f.project AND pe.environment_name = s.environment
+    ORDER BY l.feature_strategy_id COLLATE "C", l.segment_id`.execute(db);
   return {
     environments: environments.rows,
     projects: projects.rows,
@@ -76,6 +97,8 @@ export async function readState(db: Kysely<DB>) {
     tagTypes: tagTypes.rows,
     tags: tags.rows,
     featureTags: featureTags.rows,
+    segments: segments.rows,
+    featureStrategySegments: featureStrategySegments.rows,
   };
 }
 
@@ -89,6 +112,7 @@ export async function readImportFacts(
     flags: string[];
     tagTypes: string[];
     flagTypes: string[];
+    segmentIds: number[];
   },
 ) {
   const projects = await sql<{ id: string }>`SELECT id FROM projects
@@ -107,7 +131,10 @@ export async function readImportFacts(
     WHERE name IN ${inList(names.tagTypes)}`.execute(db);
   const flagTypes = await sql<{ id: string }>`SELECT id FROM feature_types
     WHERE id IN ${inList(names.flagTypes)}`.execute(db);
+  const segmentIds = await sql<{ id: number }>`SELECT id FROM segments
+    WHERE id IN (SELECT (jsonb_array_elements_text(${list(names.segmentIds)}::jsonb))::int)`.execute(db);
   return {
+    segmentIds: new Set(segmentIds.rows.map((r) => r.id)),
     projects: new Set(projects.rows.map((r) => r.id)),
     environments: new Map(environments.rows.map((r) => [r.name, r.type])),
     projectEnvironments: projectEnvironments.rows.map((r) => ({

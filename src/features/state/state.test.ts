@@ -12,6 +12,7 @@ type StateDoc = {
   featureStrategies: { id: string; featureName: string; environment: string; strategyName: string }[];
   featureEnvironments: { featureName: string; environment: string; enabled: boolean }[];
   featureTags: { featureName: string; tagType: string; tagValue: string }[];
+  featureStrategySegments: { featureStrategyId: string; segmentId: number }[];
   [key: string]: unknown;
 };
 
@@ -88,6 +89,9 @@ describe('state export → import into a fresh instance → export', () => {
           e.featureName === 'st-kill' ? { ...e, enabled: !e.enabled } : e,
         ),
         featureStrategies: doc.featureStrategies.filter((s) => s.featureName !== 'st-checkout'),
+        featureStrategySegments: doc.featureStrategySegments.filter((l) =>
+          doc.featureStrategies.some((s) => s.id === l.featureStrategyId && s.featureName !== 'st-checkout'),
+        ),
       };
       expect((await importInto(t, changed)).statusCode).toBe(202);
       expect(await exportOf(t)).toEqual(doc);
@@ -106,18 +110,6 @@ describe('state export → import into a fresh instance → export', () => {
     } finally {
       await t.close();
     }
-  });
-
-  it('drop is refused (400) and changes nothing; drop=0 is false', async () => {
-    const doc = await exportOf(source);
-    const before = await exportOf(target);
-    const res = await importInto(target, doc, '?drop=true');
-    expect(res.statusCode).toBe(400);
-    expect(res.json().details[0].path).toBe('/querystring/drop');
-    expect((await importInto(target, doc, '?drop=1')).statusCode).toBe(400);
-    expect((await importInto(target, doc, '?drop=0')).statusCode).toBe(202);
-    expect((await importInto(target, doc, '?drop=false')).statusCode).toBe(202);
-    expect(await exportOf(target)).toEqual(before);
   });
 
   it('takes YAML', async () => {
@@ -211,8 +203,23 @@ describe('an Unleash 5.x state document', () => {
           { name: 'development', type: 'development', sortOrder: 100, enabled: true, protected: false },
           { name: 'production', type: 'production', sortOrder: 200, enabled: true, protected: true },
         ],
-        segments: [],
-        featureStrategySegments: [],
+        segments: [
+          {
+            id: 7,
+            name: 'u5-seg',
+            description: '',
+            constraints: [{ contextName: 'userId', operator: 'IN', values: ['u1'] }],
+            createdBy: 'admin',
+            createdAt: '2023-05-01T10:00:00.000Z',
+          },
+        ],
+        featureStrategySegments: [
+          {
+            featureStrategyId: '2b2e2a5c-4d2c-4b8a-9f3e-1f2a3b4c5d6e',
+            segmentId: 7,
+            createdAt: '2023-05-01T10:00:00.000Z',
+          },
+        ],
       };
       const res = await importInto(t, doc);
       expect(res.statusCode, res.body).toBe(202);
@@ -256,6 +263,26 @@ describe('an Unleash 5.x state document', () => {
         { featureName: 'u5-flag', environment: 'production', enabled: false, variants: [] },
       ]);
       expect(after.featureTags).toEqual([{ featureName: 'u5-flag', tagType: 'simple', tagValue: 'u5-team' }]);
+      expect(after.segments).toEqual([
+        {
+          id: 7,
+          name: 'u5-seg',
+          description: null,
+          project: null,
+          constraints: [
+            {
+              contextName: 'userId',
+              operator: 'IN',
+              values: ['u1'],
+              caseInsensitive: false,
+              inverted: false,
+            },
+          ],
+        },
+      ]);
+      expect(after.featureStrategySegments).toEqual([
+        { featureStrategyId: '2b2e2a5c-4d2c-4b8a-9f3e-1f2a3b4c5d6e', segmentId: 7 },
+      ]);
     } finally {
       await t.close();
     }
@@ -326,7 +353,47 @@ describe('a bad document', () => {
       },
       '/body/featureTags/0/tagType',
     ],
-    ['segments', { version: 4, segments: [{ id: 1 }] }, '/body/segments'],
+    ['a segment without name', { version: 4, segments: [{ id: 1 }] }, '/body/segments/0'],
+    [
+      'a segment id out of range',
+      { version: 4, segments: [{ id: 2 ** 40, name: 'big', constraints: [] }] },
+      '/body/segments/0/id',
+    ],
+    [
+      'a segment with a bad constraint',
+      {
+        version: 4,
+        segments: [
+          { id: 1, name: 'bad-seg', constraints: [{ contextName: 'a', operator: 'NOPE', values: [] }] },
+        ],
+      },
+      '/body/segments/0/constraints/0',
+    ],
+    [
+      'a strategy using an unknown segment',
+      {
+        version: 4,
+        features: [flag],
+        featureStrategies: [
+          { featureName: 'bad-new', environment: 'development', strategyName: 'default', segments: [999] },
+        ],
+      },
+      '/body/featureStrategies/0/segments',
+    ],
+    [
+      'a segment link to an unknown strategy',
+      {
+        version: 4,
+        segments: [{ id: 1, name: 'bad-seg', constraints: [] }],
+        featureStrategySegments: [{ featureStrategyId: 'nope', segmentId: 1 }],
+      },
+      '/body/featureStrategySegments/0/featureStrategyId',
+    ],
+    [
+      'a flag in a project that is neither here nor in projects',
+      { version: 4, projects: [{ id: 'other', name: 'Other' }], features: [{ ...flag, project: 'nope' }] },
+      '/body/features/0/project',
+    ],
     [
       'a flag name that is not URL-safe',
       { version: 4, features: [{ ...flag, name: 'a b' }] },

@@ -1,5 +1,6 @@
 import type { ErrorDetail } from '../../platform/http/errors.js';
 import type { BatchFlag } from '../flags/index.js';
+import type { ImportedSegment } from '../segments/index.js';
 import {
   type ConstraintInput,
   constraintsProblems,
@@ -39,8 +40,15 @@ export interface StatePlan {
 /** The names a document uses, for readImportFacts. */
 export function namesIn(doc: StateDocumentInput) {
   const features = doc.features ?? [];
+  const defined = new Set((doc.segments ?? []).map((s) => s.id));
   return {
-    projects: [...new Set([...(doc.projects ?? []).map((p) => p.id), ...features.map((f) => f.project)])],
+    projects: [
+      ...new Set([
+        ...(doc.projects ?? []).map((p) => p.id),
+        ...features.map((f) => f.project),
+        ...(doc.segments ?? []).flatMap((s) => (s.project ? [s.project] : [])),
+      ]),
+    ],
     environments: [
       ...new Set([
         ...(doc.environments ?? []).map((e) => e.name),
@@ -59,7 +67,73 @@ export function namesIn(doc: StateDocumentInput) {
       ...new Set([...(doc.tags ?? []).map((t) => t.type), ...(doc.featureTags ?? []).map((t) => t.tagType)]),
     ],
     flagTypes: [...new Set(features.map((f) => f.type ?? 'release'))],
+    segmentIds: [...referencedSegmentIds(doc)].filter((id) => !defined.has(id)),
   };
+}
+
+function referencedSegmentIds(doc: StateDocumentInput): Set<number> {
+  return new Set([
+    ...(doc.featureStrategies ?? []).flatMap((s) => s.segments ?? []),
+    ...(doc.featureStrategySegments ?? []).map((l) => l.segmentId),
+  ]);
+}
+
+/**
+ * The environments each listed project's flags use in the document (featureEnvironments and
+ * featureStrategies): what a project created by the import gets.
+ */
+export function environmentsOfProjects(doc: StateDocumentInput): Map<string, string[]> {
+  const projectOf = new Map((doc.features ?? []).filter((f) => !f.archived).map((f) => [f.name, f.project]));
+  const used = new Map<string, Set<string>>();
+  for (const item of [...(doc.featureEnvironments ?? []), ...(doc.featureStrategies ?? [])]) {
+    const project = projectOf.get(item.featureName);
+    if (project === undefined) continue;
+    const set = used.get(project) ?? new Set<string>();
+    set.add(item.environment);
+    used.set(project, set);
+  }
+  return new Map([...used].map(([project, envs]) => [project, [...envs]]));
+}
+
+/**
+ * Checks the document's segments (constraints, project, names and ids used once) and returns the
+ * ones to import, in stored form; those with a problem are left out (the import fails anyway).
+ */
+export function checkSegments(
+  doc: StateDocumentInput,
+  projects: Set<string>,
+): { problems: ErrorDetail[]; segments: ImportedSegment[] } {
+  const problems: ErrorDetail[] = [];
+  const segments: ImportedSegment[] = [];
+  const names = new Set<string>();
+  const ids = new Set<number>();
+  (doc.segments ?? []).forEach((s, i) => {
+    const path = `/body/segments/${i}`;
+    const found = constraintsProblems(s.constraints as ConstraintInput[], `${path}/constraints`);
+    if (names.has(s.name))
+      found.push({ path: `${path}/name`, message: `The segment "${s.name}" is listed more than once.` });
+    if (s.id !== undefined && ids.has(s.id)) {
+      found.push({ path: `${path}/id`, message: `The segment id ${s.id} is listed more than once.` });
+    }
+    if (s.project && !projects.has(s.project)) {
+      found.push({
+        path: `${path}/project`,
+        message: `The project "${s.project}" of segment "${s.name}" does not exist here and is not in projects.`,
+      });
+    }
+    names.add(s.name);
+    if (s.id !== undefined) ids.add(s.id);
+    problems.push(...found);
+    if (found.length > 0) return;
+    segments.push({
+      id: s.id,
+      name: s.name,
+      description: s.description || null,
+      project: s.project || null,
+      constraints: (s.constraints as ConstraintInput[]).map(storedConstraint),
+    });
+  });
+  return { problems, segments };
 }
 
 /**
@@ -71,23 +145,16 @@ export function checkState(
   doc: StateDocumentInput,
   facts: StateFacts,
   keep: boolean,
+  segmentIds: Map<number, number>,
 ): { problems: ErrorDetail[]; plan: StatePlan } {
   const problems: ErrorDetail[] = [];
   const problem = (path: string, message: string) => problems.push({ path: `/body/${path}`, message });
 
-  (doc.environments ?? []).forEach((e, i) => {
-    if (!facts.environments.has(e.name)) {
-      problem(`environments/${i}`, `The environment "${e.name}" does not exist here; create it first.`);
-    }
-  });
+  // Listed environments, projects and strategy types were imported before: a listed project that
+  // is still not active is archived here.
   (doc.projects ?? []).forEach((p, i) => {
     if (!facts.projects.has(p.id))
-      problem(`projects/${i}`, `The project "${p.id}" does not exist here; create it first.`);
-  });
-  (doc.strategies ?? []).forEach((s, i) => {
-    if (!facts.strategyTypes.has(s.name)) {
-      problem(`strategies/${i}`, `The strategy type "${s.name}" does not exist here; create it first.`);
-    }
+      problem(`projects/${i}`, `The project "${p.id}" is archived here; revive it first.`);
   });
   const tagTypes = new Set([...facts.tagTypes, ...(doc.tagTypes ?? []).map((t) => t.name)]);
   (doc.tags ?? []).forEach((t, i) => {
@@ -121,7 +188,10 @@ export function checkState(
     let written = !f.archived && !(keep && existing);
     listed.set(f.name, { project: f.project, written });
     if (!facts.projects.has(f.project)) {
-      problem(`features/${i}/project`, `The project "${f.project}" of flag "${f.name}" does not exist here.`);
+      problem(
+        `features/${i}/project`,
+        `The project "${f.project}" of flag "${f.name}" does not exist here and is not in projects.`,
+      );
       written = false;
     }
     if (!facts.flagTypes.has(f.type ?? 'release')) {
@@ -166,7 +236,10 @@ export function checkState(
       return undefined;
     }
     if (!facts.environments.has(environment)) {
-      problem(`${path}/environment`, `The environment "${environment}" does not exist here.`);
+      problem(
+        `${path}/environment`,
+        `The environment "${environment}" does not exist here and is not in environments.`,
+      );
       return undefined;
     }
     if (!projectEnvs.get(entry.project)?.has(environment)) {
@@ -180,6 +253,21 @@ export function checkState(
     return plan.projects.get(entry.project)?.environments.get(environment);
   };
 
+  // featureStrategySegments: the segments of each strategy id, each link's strategy listed.
+  const listedIds = new Set((doc.featureStrategies ?? []).flatMap((s) => (s.id === undefined ? [] : [s.id])));
+  const definedSegments = new Set((doc.segments ?? []).flatMap((s) => (s.id === undefined ? [] : [s.id])));
+  const linked = new Map<string, number[]>();
+  (doc.featureStrategySegments ?? []).forEach((l, i) => {
+    if (!listedIds.has(l.featureStrategyId)) {
+      problem(
+        `featureStrategySegments/${i}/featureStrategyId`,
+        `There is no strategy with id "${l.featureStrategyId}" in featureStrategies.`,
+      );
+      return;
+    }
+    linked.set(l.featureStrategyId, [...(linked.get(l.featureStrategyId) ?? []), l.segmentId]);
+  });
+
   const strategyIds = new Set<string>();
   (doc.featureStrategies ?? []).forEach((s, i) => {
     const path = `featureStrategies/${i}`;
@@ -188,7 +276,18 @@ export function checkState(
       strategyIds.add(s.id);
     }
     if (!facts.strategyTypes.has(s.strategyName)) {
-      problem(`${path}/strategyName`, `There is no strategy type named "${s.strategyName}".`);
+      problem(
+        `${path}/strategyName`,
+        `There is no strategy type named "${s.strategyName}" here or in strategies.`,
+      );
+    }
+    const segments: number[] = [];
+    for (const id of [...(s.segments ?? []), ...(s.id === undefined ? [] : (linked.get(s.id) ?? []))]) {
+      const local = segmentIds.get(id) ?? (facts.segmentIds.has(id) ? id : undefined);
+      if (local === undefined) {
+        if (!definedSegments.has(id))
+          problem(`${path}/segments`, `There is no segment with id ${id} here or in segments.`);
+      } else if (!segments.includes(local)) segments.push(local);
     }
     problems.push(
       ...constraintsProblems(s.constraints as ConstraintInput[] | undefined, `/body/${path}/constraints`),
@@ -212,7 +311,7 @@ export function checkState(
         stickiness: v.stickiness,
         ...(v.payload && { payload: v.payload }),
       })),
-      segments: [],
+      segments,
     });
   });
 

@@ -13,7 +13,7 @@ export {
   storedConstraint,
 } from './constraints.validate.js';
 export { strategyRoutes } from './strategies.routes.js';
-export { copyStrategies } from './strategies.service.js';
+export { copyStrategies, updateStrategyById } from './strategies.service.js';
 export {
   listActiveFlagStrategies,
   STRATEGY_COLUMNS,

@@ -11,7 +11,7 @@ export interface StrategyRow {
 }
 
 const columns = ['name', 'title', 'description', 'parameters', 'built_in', 'deprecated'] as const;
-const toRow = (r: {
+export const toRow = (r: {
   name: string;
   title: string | null;
   description: string | null;

@@ -2,4 +2,10 @@
 export { TAG_TYPE_NAME_PATTERN, TagSchema } from './tags.schemas.js';
 export { tagRoutes } from './tags.routes.js';
 export { copyFlagTags, tagNewFlag } from './tags.store.js';
-export { createMissingTagTypes, setTagsOfFlags, tagNewFlags } from './tags.batch.service.js';
+export {
+  createMissingTagTypes,
+  dropTagData,
+  importTags,
+  setTagsOfFlags,
+  tagNewFlags,
+} from './tags.batch.service.js';

@@ -1,7 +1,14 @@
 import type { Db } from '../../platform/db/index.js';
 import type { Principal } from '../../platform/http/auth.js';
 import { appendEvents, type NewEvent } from '../events/index.js';
-import { insertTags, insertTagTypes, linkTags, tagsOfFlags, unlinkTags } from './tags.batch.store.js';
+import {
+  deleteTagData,
+  insertTags,
+  insertTagTypes,
+  linkTags,
+  tagsOfFlags,
+  unlinkTags,
+} from './tags.batch.store.js';
 import type { Tag, TagType } from './tags.schemas.js';
 
 const key = (t: { flag: string; type: string; value: string }) => `${t.flag}\u0000${t.type}\u0000${t.value}`;
@@ -82,4 +89,45 @@ export async function tagNewFlags(tx: Db, tags: Map<string, Tag[]>, userId: numb
   const distinct = new Map(links.map((t) => [`${t.type}\u0000${t.value}`, { type: t.type, value: t.value }]));
   await insertTags(tx, [...distinct.values()]);
   await linkTags(tx, links, userId);
+}
+
+/**
+ * The state import's `drop` of tag data (Unleash 5.x): flag tags always, tags when `tags` (or
+ * `tagTypes`, which they need) is set, tag types when `tagTypes` is set; one `drop-feature-tags`,
+ * `drop-tags`, `drop-tag-types` event for each kind dropped. Returns the number of events recorded.
+ */
+export async function dropTagData(
+  tx: Db,
+  what: { tags: boolean; tagTypes: boolean },
+  by: Principal,
+): Promise<number> {
+  await deleteTagData(tx, what);
+  const drop = (type: string, name: string): NewEvent => ({
+    type,
+    createdBy: by.name,
+    createdByUserId: by.userId,
+    data: { name },
+  });
+  return appendEvents(tx, [
+    drop('drop-feature-tags', 'all-feature-tags'),
+    ...(what.tags || what.tagTypes ? [drop('drop-tags', 'all-tags')] : []),
+    ...(what.tagTypes ? [drop('drop-tag-types', 'all-tag-types')] : []),
+  ]);
+}
+
+/**
+ * Creates the listed tags that do not exist yet (`tag-import` each, as Unleash's state import);
+ * their types must exist. Returns the number of events recorded.
+ */
+export async function importTags(tx: Db, tags: Tag[], by: Principal): Promise<number> {
+  const created = await insertTags(tx, tags);
+  return appendEvents(
+    tx,
+    created.map((t) => ({
+      type: 'tag-import',
+      createdBy: by.name,
+      createdByUserId: by.userId,
+      data: { type: t.type, value: t.value },
+    })),
+  );
 }

@@ -64,3 +64,17 @@ export async function unlinkTags(db: Kysely<DB>, links: FlagTag[]): Promise<void
       WHERE t.feature_name = r.flag AND t.tag_type = r.type AND t.tag_value = r.value`.execute(db);
   }
 }
+
+/**
+ * Deletes every flag tag, and with `tags` every tag, and with `tagTypes` every tag type (tags and
+ * flag tags cascade from them). Locks every flag row (name order) first: flag tags hang off flags.
+ */
+export async function deleteTagData(
+  db: Kysely<DB>,
+  what: { tags: boolean; tagTypes: boolean },
+): Promise<void> {
+  await sql`SELECT name FROM features ORDER BY name FOR UPDATE`.execute(db);
+  await sql`DELETE FROM feature_tag`.execute(db);
+  if (what.tags || what.tagTypes) await sql`DELETE FROM tags`.execute(db);
+  if (what.tagTypes) await sql`DELETE FROM tag_types`.execute(db);
+}

@@ -7,6 +7,7 @@ export { hashSecret, PAT_PREFIX, SESSION_COOKIE, userResolver } from './users.au
 export { ensureAdminUser } from './users.init.js';
 export {
   addProjectOwner,
+  avatarUrl,
   findUsers,
   insertUser,
   listRoles,

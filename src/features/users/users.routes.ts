@@ -4,6 +4,7 @@ import { actor } from '../../platform/http/auth.js';
 import { routes } from '../../platform/http/routes.js';
 import { errorResponses, NoBody } from '../../platform/http/schemas.js';
 import { resetRoutes } from './reset.routes.js';
+import { resetEmailRoutes } from './reset-email.routes.js';
 import {
   AdminCountSchema,
   CreateUserBody,
@@ -39,6 +40,7 @@ const tags = ['Users'];
 export const userRoutes = (deps: Deps) =>
   routes(async (app) => {
     await app.register(resetRoutes(deps));
+    await app.register(resetEmailRoutes(deps));
     const db = deps.database.db;
 
     // The same check in two places: public (before signing in) and for a signed-in caller.

@@ -36,16 +36,20 @@ export interface UserRow {
 
 const VIEWER = 3;
 
+/** The Gravatar image of an identity (email, else username, else id), as Unleash shows users. */
+export function avatarUrl(identity: string): string {
+  const avatar = createHash('sha256').update(identity.trim().toLowerCase()).digest('hex');
+  return `https://gravatar.com/avatar/${avatar}?s=42&d=retro&r=g`;
+}
+
 /** The API shape; never carries the password hash. */
 export function toUser(row: UserRow): User {
-  const identity = (row.email ?? row.username ?? String(row.id)).trim().toLowerCase();
-  const avatar = createHash('sha256').update(identity).digest('hex');
   return {
     id: row.id,
     ...(row.name !== null && { name: row.name }),
     ...(row.username !== null && { username: row.username }),
     ...(row.email !== null && { email: row.email }),
-    imageUrl: `https://gravatar.com/avatar/${avatar}?s=42&d=retro&r=g`,
+    imageUrl: avatarUrl(row.email ?? row.username ?? String(row.id)),
     accountType: row.is_service ? 'Service Account' : 'User',
     rootRole: row.root_role_id ?? VIEWER,
     loginAttempts: row.login_attempts,

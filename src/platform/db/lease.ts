@@ -5,7 +5,11 @@ import type { DB } from './schema.js';
  * Keys of the transaction-level advisory locks that scheduled jobs take, one per job, so that of
  * several instances on one database only one runs a job at a time (the others skip that round).
  */
-export const JOB_LEASES = { potentialStaleness: 42420101 } as const;
+export const JOB_LEASES = {
+  potentialStaleness: 42420101,
+  clientDataRetention: 42420102,
+  addonDelivery: 42420124,
+} as const;
 
 /**
  * Takes the job's lease for the rest of the transaction, or answers false at once when another

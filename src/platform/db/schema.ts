@@ -88,6 +88,14 @@ export interface FavoriteFeaturesTable {
   created_at: Timestamp;
 }
 
+export interface FeatureLinksTable {
+  id: string;
+  feature_name: string;
+  url: string;
+  title: string | null;
+  created_at: Timestamp;
+}
+
 export interface FeatureStrategiesTable {
   id: string;
   feature_name: string;
@@ -336,6 +344,7 @@ export interface DB {
   feature_lifecycles: FeatureLifecyclesTable;
   feature_dependencies: FeatureDependenciesTable;
   favorite_features: FavoriteFeaturesTable;
+  feature_links: FeatureLinksTable;
   feature_strategies: FeatureStrategiesTable;
   feature_strategy_segment: FeatureStrategySegmentTable;
   feature_tag: FeatureTagTable;

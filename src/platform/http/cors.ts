@@ -26,40 +26,51 @@ const MAX_AGE_S = 86_400;
  * preflight) and adds the headers to answers. `*` never goes with credentials; named origins are
  * echoed back with `Access-Control-Allow-Credentials: true` and `Vary: Origin`.
  *
+ * `allowed` gives the origins per request (`parseOrigins` form), so a change applies without a
+ * restart; it is called for every request of the context and must answer from memory.
+ *
  * Authentication runs in the root context, before this context's hooks, so a 401 or 403 would
  * leave without CORS headers and the browser could not read it: an `onSend` hook adds them to any
  * answer that lacks them.
  */
 export async function registerCors(
   app: Pick<FastifyInstance, 'addHook' | 'register'>,
-  originsText: string,
+  allowed: () => Promise<string[]>,
 ): Promise<void> {
-  const origins = parseOrigins(originsText);
-  const any = origins[0] === '*';
   app.addHook('onRoute', (route) => {
     if (route.method === 'OPTIONS' && !route.config?.permission) {
       route.config = { ...route.config, permission: 'PUBLIC' };
     }
   });
   await app.register(fastifyCors, {
-    origin: any ? '*' : origins,
-    credentials: !any,
-    methods: ['GET', 'POST'],
-    exposedHeaders: EXPOSED,
-    maxAge: MAX_AGE_S,
-    // A bare OPTIONS without Origin is answered like a preflight instead of a text/plain 400.
-    strictPreflight: false,
+    delegator: async () => {
+      const origins = await allowed();
+      const any = origins[0] === '*';
+      return {
+        origin: any ? '*' : origins,
+        credentials: !any,
+        methods: ['GET', 'POST'],
+        exposedHeaders: EXPOSED,
+        maxAge: MAX_AGE_S,
+        // A bare OPTIONS without Origin is answered like a preflight instead of a text/plain 400.
+        strictPreflight: false,
+      };
+    },
   });
-  app.addHook('onSend', (request, reply, payload, done) => {
+  app.addHook('onSend', async (request, reply, payload) => {
     if (!reply.hasHeader('access-control-allow-origin')) {
-      const allowed = allowOrigin(origins, request.headers.origin);
+      const origins = await allowed();
+      const any = origins[0] === '*';
+      const allowedOrigin = allowOrigin(origins, request.headers.origin);
       const vary = String(reply.getHeader('vary') ?? '');
       if (!any && !/\borigin\b/i.test(vary)) reply.header('Vary', vary ? `${vary}, Origin` : 'Origin');
-      if (allowed) {
-        reply.header('Access-Control-Allow-Origin', allowed).header('Access-Control-Expose-Headers', EXPOSED);
+      if (allowedOrigin) {
+        reply
+          .header('Access-Control-Allow-Origin', allowedOrigin)
+          .header('Access-Control-Expose-Headers', EXPOSED);
         if (!any) reply.header('Access-Control-Allow-Credentials', 'true');
       }
     }
-    done(null, payload);
+    return payload;
   });
 }

@@ -1,0 +1,29 @@
+import type { Deps } from '../../deps.js';
+import { actor } from '../../platform/http/auth.js';
+import { routes } from '../../platform/http/routes.js';
+import { errorResponses } from '../../platform/http/schemas.js';
+import { FLAG_PATH, FlagParams, FlagSchema } from './flags.schemas.js';
+import { FlagPatchBody } from './patch.schemas.js';
+import { patchFlag } from './patch.service.js';
+
+export const patchRoutes = (deps: Deps) =>
+  routes(async (app) => {
+    app.patch(
+      FLAG_PATH,
+      {
+        config: { permission: 'UPDATE_FEATURE' },
+        schema: {
+          tags: ['Features'],
+          operationId: 'patchFeature',
+          summary: 'Modify a feature flag',
+          description:
+            'Applies a JSON Patch to the flag (description, type, stale, impressionData, archived) with the events of an update: `feature-metadata-updated`, `feature-stale-on/off`, `feature-archived`/`feature-revived`. Variants are patched through their own operation (403).',
+          params: FlagParams,
+          body: FlagPatchBody,
+          response: { 200: FlagSchema, ...errorResponses(400, 401, 403, 404, 413, 415) },
+        },
+      },
+      async (request) =>
+        patchFlag(deps, request.params.projectId, request.params.featureName, request.body, actor(request)),
+    );
+  });

@@ -1,0 +1,1 @@
+export { personalDashboardRoutes } from './personal-dashboard.routes.js';

@@ -1,0 +1,290 @@
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp, uniqueName } from '../harness.js';
+import { createUser, GOOD_PASSWORD } from '../people.js';
+import { axeViolations, type Browser, ensureUiBuilt, launch, screenshot } from './browser.js';
+
+/**
+ * The issue's journey in headless Chromium against the real service on a real database: an admin
+ * creates a project, a segment and a flag, adds a gradual rollout with a constraint and the segment,
+ * turns the flag on, checks the playground and reads the event log; a Viewer sees no edit control
+ * and a forced write is refused. Every main page passes axe (WCAG 2 A and AA).
+ */
+describe('web UI journey (headless Chromium)', () => {
+  let t: TestApp;
+  let url: string;
+  let browser: Browser;
+  let page: Page;
+  const project = uniqueName('ui-project').replace(/[^a-z0-9-]/gi, '-');
+  const flag = uniqueName('checkout').replace(/[^a-z0-9-]/gi, '-');
+  const segment = uniqueName('web-app');
+
+  beforeAll(async () => {
+    ensureUiBuilt();
+    t = await startTestApp();
+    url = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    browser = await launch();
+    page = browser.page;
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await t?.close();
+  });
+
+  const api = async (path: string) => {
+    const res = await t.send('GET', path);
+    expect(res.statusCode, `${path}: ${res.body}`).toBe(200);
+    return res.json();
+  };
+
+  /** No WCAG A/AA violations on the page as shown; then a screenshot of it. */
+  const check = async (name: string) => {
+    await page.waitForLoadState('networkidle');
+    expect(await axeViolations(page), name).toEqual([]);
+    await screenshot(page, name);
+  };
+
+  const signIn = async (username: string) => {
+    await browser.context.clearCookies();
+    await page.goto(`${url}/projects`);
+    await page.getByLabel('Username or email').fill(username);
+    await page.getByLabel(/^Password/).fill(GOOD_PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'Projects' }).waitFor();
+  };
+
+  const pick = async (scope: Page | ReturnType<Page['getByRole']>, label: string, option: string) => {
+    await scope.getByRole('combobox', { name: label }).click();
+    await page.getByRole('option', { name: option, exact: true }).click();
+  };
+
+  it('lets an admin manage a flag end to end', async () => {
+    const admin = await createUser(t, 'Admin');
+    await page.goto(`${url}/`);
+    await page.getByRole('button', { name: 'Sign in' }).waitFor();
+    await check('login');
+    await signIn(admin.username);
+    await check('projects');
+    // Dark mode: the toggle switches the scheme, and the dark page passes axe too.
+    await page.getByRole('button', { name: 'Switch to dark mode' }).click();
+    expect(await page.evaluate("document.documentElement.getAttribute('data-mantine-color-scheme')")).toBe(
+      'dark',
+    );
+    await check('projects-dark');
+    await page.getByRole('button', { name: 'Switch to light mode' }).click();
+
+    // Project; a refused write shows the server's error message
+    await page.getByRole('button', { name: 'New project' }).click();
+    const projectDialog = page.getByRole('dialog', { name: 'New project' });
+    await projectDialog.getByLabel('Project id').fill('default');
+    await projectDialog.getByRole('button', { name: 'Create project' }).click();
+    const refused = (await t.send('POST', '/api/admin/projects', { id: 'default', name: 'default' })).json();
+    await page.getByRole('alert').filter({ hasText: refused.message }).first().waitFor();
+    await projectDialog.getByLabel('Project id').fill(project);
+    await projectDialog.getByRole('button', { name: 'Create project' }).click();
+    await page.getByRole('heading', { name: `Flags in ${project}` }).waitFor();
+    expect((await api(`/api/admin/projects/${project}`)).name).toBe(project);
+
+    // Segment with a constraint
+    await page.getByRole('link', { name: 'Segments' }).click();
+    await page.getByRole('button', { name: 'New segment' }).click();
+    const segmentDialog = page.getByRole('dialog', { name: 'New segment' });
+    await segmentDialog.getByLabel('Segment name').fill(segment);
+    await segmentDialog.getByRole('button', { name: 'Add constraint' }).click();
+    await pick(segmentDialog, 'Context field', 'appName');
+    await segmentDialog.getByRole('combobox', { name: 'Values' }).fill('web');
+    await segmentDialog.getByRole('combobox', { name: 'Values' }).press('Enter');
+    await segmentDialog.getByRole('button', { name: 'Create segment' }).click();
+    await page.getByRole('cell', { name: segment }).waitFor();
+    const segments = (await api('/api/admin/segments')).segments as {
+      id: number;
+      name: string;
+      constraints: unknown[];
+    }[];
+    const created = segments.find((s) => s.name === segment);
+    expect(created?.constraints).toEqual([
+      expect.objectContaining({ contextName: 'appName', operator: 'IN', values: ['web'] }),
+    ]);
+    await check('segments');
+
+    // Flag
+    await page.goto(`${url}/projects/${project}`);
+    await page.getByRole('button', { name: 'New flag' }).click();
+    const flagDialog = page.getByRole('dialog', { name: 'New flag' });
+    await flagDialog.getByLabel('Flag name').fill(flag);
+    await flagDialog.getByRole('button', { name: 'Create flag' }).click();
+    await page.getByRole('heading', { name: flag, level: 1 }).waitFor();
+    expect((await api(`/api/admin/projects/${project}/features/${flag}`)).name).toBe(flag);
+
+    // Strategy: 100% rollout for userId alice, in the segment
+    await page.getByRole('button', { name: 'Add strategy in production' }).click();
+    const strategyDialog = page.getByRole('dialog');
+    await strategyDialog.getByLabel('Rollout %').fill('100');
+    await strategyDialog.getByRole('button', { name: 'Add constraint' }).click();
+    await pick(strategyDialog, 'Context field', 'userId');
+    await strategyDialog.getByRole('combobox', { name: 'Values' }).fill('alice');
+    await strategyDialog.getByRole('combobox', { name: 'Values' }).press('Enter');
+    await pick(strategyDialog, 'Segments', segment);
+    await strategyDialog.getByRole('heading').click(); // closes the multi-select's list
+    await strategyDialog.getByRole('button', { name: 'Save strategy' }).click();
+    await page.getByText('Strategy added in production.').waitFor();
+    const production = await api(`/api/admin/projects/${project}/features/${flag}/environments/production`);
+    expect(production.strategies).toEqual([
+      expect.objectContaining({
+        name: 'flexibleRollout',
+        parameters: expect.objectContaining({ rollout: '100' }),
+        constraints: [expect.objectContaining({ contextName: 'userId', operator: 'IN', values: ['alice'] })],
+        segments: [created?.id],
+      }),
+    ]);
+
+    // Edit it (a title), and add then delete one in development
+    await page.getByRole('button', { name: 'Edit strategy 1' }).click();
+    await page.getByRole('dialog').getByLabel('Title (optional)').fill('Alice on the web app');
+    await page.getByRole('dialog').getByRole('button', { name: 'Save strategy' }).click();
+    await page.getByText('1. Alice on the web app').waitFor();
+    const edited = await api(`/api/admin/projects/${project}/features/${flag}/environments/production`);
+    expect(edited.strategies).toEqual([
+      expect.objectContaining({ title: 'Alice on the web app', segments: [created?.id] }),
+    ]);
+    const development = page.getByRole('region', { name: 'Environment development' });
+    await development.getByRole('button', { name: 'Add strategy in development' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Save strategy' }).click();
+    await page.getByText('Strategy added in development.').waitFor();
+    const devPath = `/api/admin/projects/${project}/features/${flag}/environments/development`;
+    expect((await api(devPath)).strategies).toHaveLength(1);
+    await development.getByRole('button', { name: 'Delete strategy 1' }).click();
+    await page.getByText('Strategy deleted.').waitFor();
+    expect((await api(devPath)).strategies).toEqual([]);
+
+    // On in production
+    // Mantine draws the track over the (hidden) input: a click lands on the track, inside its label.
+    await page.getByRole('switch', { name: `${flag} in production` }).click({ force: true });
+    await page.getByText(`${flag} is on in production.`).waitFor();
+    expect(
+      (await api(`/api/admin/projects/${project}/features/${flag}/environments/production`)).enabled,
+    ).toBe(true);
+    await check('flag');
+
+    // The project's flag list: search box (focused by /), filter kept in the URL, switch state
+    await page.goto(`${url}/projects/${project}`);
+    const searchBox = page.getByRole('textbox', { name: 'Search flags' });
+    await page.getByRole('link', { name: flag }).waitFor();
+    await page.keyboard.press('/');
+    expect(await page.evaluate('document.activeElement.id')).toBe(await searchBox.getAttribute('id'));
+    await page.keyboard.type(flag.slice(0, 12));
+    await expect.poll(() => new URL(page.url()).searchParams.get('query')).toBe(flag.slice(0, 12));
+    await expect
+      .poll(() => page.getByRole('switch', { name: `${flag} in production` }).isChecked())
+      .toBe(true);
+    expect(await page.getByRole('switch', { name: `${flag} in development` }).isChecked()).toBe(false);
+    await check('project-flags-search');
+
+    // Playground: true for alice on the web app, false for bob
+    await page.goto(`${url}/playground?environment=production&project=${project}`);
+    await page.getByLabel('appName').fill('web');
+    await page.getByLabel('userId').fill('alice');
+    await page.getByRole('button', { name: 'Evaluate' }).click();
+    const row = page.getByRole('row', { name: new RegExp(flag) });
+    await expect.poll(() => row.getByRole('cell').nth(2).textContent()).toBe('true');
+    await check('playground');
+    await page.getByLabel('userId').fill('bob');
+    await page.getByRole('button', { name: 'Evaluate' }).click();
+    await expect.poll(() => row.getByRole('cell').nth(2).textContent()).toBe('false');
+
+    // Events, one sentence each
+    await page.getByRole('link', { name: 'Event log' }).click();
+    await page.getByText(`turned on ${flag} in production`).first().waitFor();
+    await page.getByText(`added a strategy to ${flag} in production`).first().waitFor();
+    await page.getByText(`${admin.username} created project "${project}".`).waitFor();
+    await check('events');
+
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('button', { name: 'Sign in' }).waitFor();
+    expect(browser.errors).toEqual([]);
+  });
+
+  it('shows a Viewer no edit control, and the server refuses a forced write', async () => {
+    const viewer = await createUser(t, 'Viewer');
+    await signIn(viewer.username);
+    expect(await page.getByRole('button', { name: 'New project' }).count()).toBe(0);
+
+    await page.goto(`${url}/projects/${project}`);
+    await page.getByRole('link', { name: flag }).waitFor();
+    expect(await page.getByRole('switch').count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'New flag' }).count()).toBe(0);
+
+    await page.getByRole('link', { name: flag }).click();
+    await page.getByRole('heading', { name: flag, level: 1 }).waitFor();
+    expect(await page.getByRole('switch').count()).toBe(0);
+    expect(await page.getByRole('button', { name: /strategy/i }).count()).toBe(0);
+
+    await page.goto(`${url}/segments`);
+    await page.getByRole('cell', { name: segment }).waitFor();
+    expect(await page.getByRole('button', { name: 'New segment' }).count()).toBe(0);
+
+    // The session cookie goes along; the server, not the UI, is the guard.
+    const status = await page.evaluate(
+      `fetch('api/admin/projects/${project}/features/${flag}/environments/production/off', { method: 'POST' }).then((r) => r.status)`,
+    );
+    expect(status).toBe(403);
+    expect(
+      (await api(`/api/admin/projects/${project}/features/${flag}/environments/production`)).enabled,
+    ).toBe(true);
+    expect(browser.errors).toEqual([]);
+  });
+
+  /** The flag list's page size (ui/src/pages/ProjectFlags.tsx). */
+  const PAGE = 200;
+
+  it('shows the first rows of a 10,000-flag project fast, rendering only the visible ones', async () => {
+    const big = uniqueName('big').replace(/[^a-z0-9-]/gi, '-');
+    expect((await t.send('POST', '/api/admin/projects', { id: big, name: 'Big project' })).statusCode).toBe(
+      201,
+    );
+    // Volume by SQL (10,000 API calls would take minutes); every read below goes through the UI.
+    await t.database.session(async (run) => {
+      await run(
+        `INSERT INTO features (name, project, type, description, created_at)
+         SELECT $1 || '-' || lpad(i::text, 5, '0'), $2, 'release', 'Flag ' || i, now() - (10000 - i) * interval '1 minute'
+         FROM generate_series(1, 10000) i`,
+        [big, big],
+      );
+      await run(
+        `INSERT INTO feature_environments (feature_name, environment, enabled)
+         SELECT f.name, pe.environment_name, f.name LIKE '%5' FROM features f
+         JOIN project_environments pe ON pe.project_id = f.project WHERE f.project = $1`,
+        [big],
+      );
+    });
+    const admin = await createUser(t, 'Admin');
+    await signIn(admin.username);
+
+    const started = Date.now();
+    await page.goto(`${url}/projects/${big}`);
+    await page.getByRole('link', { name: `${big}-00001` }).waitFor();
+    const firstRowsMs = Date.now() - started;
+    console.log(`10,000 flags: first rows after ${firstRowsMs} ms (page of ${PAGE}, virtualised)`);
+    expect(firstRowsMs).toBeLessThan(5_000);
+    await page.getByText('10000 flags').waitFor();
+    // One page is loaded, but only the rows in view (plus overscan) are in the DOM.
+    const rendered = await page.getByRole('row').count();
+    expect(rendered).toBeGreaterThan(5);
+    expect(rendered).toBeLessThan(60);
+    await check('project-flags');
+
+    // Scrolling the list brings the page's last rows into the DOM.
+    const last = page.getByRole('link', { name: `${big}-00${PAGE}` });
+    await expect
+      .poll(async () => {
+        await page.evaluate("document.querySelector('.flag-scroller').scrollTop = 1e9");
+        return last.count();
+      })
+      .toBe(1);
+    // The next page comes from the server, and the page number is in the URL.
+    await page.getByRole('button', { name: 'Page 2', exact: true }).click();
+    await page.getByRole('link', { name: `${big}-00${PAGE + 1}` }).waitFor();
+    expect(new URL(page.url()).searchParams.get('page')).toBe('2');
+    expect(browser.errors).toEqual([]);
+  });
+});

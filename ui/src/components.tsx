@@ -1,0 +1,33 @@
+import { Alert, Center, Loader, Text } from '@mantine/core';
+import type { ReactNode } from 'react';
+import { ApiError } from './api';
+
+export function Loading() {
+  return (
+    <Center p="xl">
+      <Loader aria-label="Loading" />
+    </Center>
+  );
+}
+
+/** A failed read: the server's error name and message. */
+export function ErrorState({ error }: { error: unknown }) {
+  const title = error instanceof ApiError ? error.name : 'Could not load';
+  return (
+    <Alert color="red" title={title} role="alert">
+      {error instanceof Error ? error.message : String(error)}
+    </Alert>
+  );
+}
+
+export function Empty({ children }: { children: ReactNode }) {
+  return (
+    <Text c="dimmed" p="md">
+      {children}
+    </Text>
+  );
+}
+
+/** Badge colours for on/off with white text at ≥4.5:1 (Mantine's green-9 is 4.36:1). */
+export const ON_COLOR = '#1e6b2c';
+export const OFF_COLOR = 'gray.8';
