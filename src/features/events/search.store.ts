@@ -1,6 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import type { DB } from '../../platform/db/schema.js';
-import { type EventRecord, toEventRecord } from './events.store.js';
+import { countAllEvents, type EventRecord, toEventRecord } from './events.store.js';
 
 export interface EventSearch {
   query?: string;
@@ -46,20 +46,41 @@ export async function searchEvents(
   if (s.toExclusive) q = q.where('created_at', '<', s.toExclusive);
   if (s.query) {
     const pattern = `%${escapeLike(s.query)}%`;
-    q = q.where((eb) =>
-      eb.or([
-        eb(sql`data::text`, 'ilike', pattern),
-        eb('created_by', 'ilike', pattern),
-        eb('feature_name', 'ilike', pattern),
-      ]),
+    // The three texts joined by newlines, as the trigram index events_text_trgm (migration 0027)
+    // holds them. A text without a newline matches the joined text exactly when it matches one of
+    // the three; a text with one is also checked against each on its own.
+    q = q.where(
+      sql`(coalesce(data::text, '') || chr(10) || created_by || chr(10) || coalesce(feature_name, ''))`,
+      'ilike',
+      pattern,
     );
+    if (s.query.includes('\n')) {
+      q = q.where((eb) =>
+        eb.or([
+          eb(sql`data::text`, 'ilike', pattern),
+          eb('created_by', 'ilike', pattern),
+          eb('feature_name', 'ilike', pattern),
+        ]),
+      );
+    }
   }
-  const [rows, count] = await Promise.all([
-    q.selectAll().orderBy('id', 'desc').offset(s.offset).limit(s.limit).execute(),
-    q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-  ]);
-  return {
-    total: Number(count.n),
-    events: rows.map(toEventRecord),
-  };
+  const page = (query: typeof q) =>
+    query.selectAll().orderBy('id', 'desc').offset(s.offset).limit(s.limit).execute();
+  const unfiltered = lists.every(([, list]) => list === undefined) && !s.from && !s.toExclusive && !s.query;
+  if (unfiltered) {
+    // The total is the event counter (kept by a trigger), not a scan of the log.
+    const [rows, total] = await Promise.all([page(q), countAllEvents(db)]);
+    return { total, events: rows.map(toEventRecord) };
+  }
+  // The total first, with the lowest and highest matching id (the filter indexes end in id): the
+  // page then reads only that id range, newest first. The bounds change nothing in the result,
+  // but keep the planner from walking the whole log backwards for a filter it misjudges (a day
+  // range, a rare text).
+  const found = await q
+    .select((eb) => [eb.fn.countAll<string>().as('n'), eb.fn.min('id').as('low'), eb.fn.max('id').as('high')])
+    .executeTakeFirstOrThrow();
+  const total = Number(found.n);
+  if (total === 0 || s.offset >= total) return { total, events: [] };
+  const rows = await page(q.where('id', '>=', Number(found.low)).where('id', '<=', Number(found.high)));
+  return { total, events: rows.map(toEventRecord) };
 }

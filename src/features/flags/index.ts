@@ -24,3 +24,4 @@ export {
 } from './flags.batch.store.js';
 export { dropAllFlags, upsertFlags } from './flags.batch.service.js';
 export { favoriteFlags } from './favorites.service.js';
+export { type BatchLink, setLinksOfFlags } from './links.batch.store.js';

@@ -110,6 +110,10 @@ async function readExport(db: Db, query: ExportQuery, by: Principal): Promise<Ex
       { feature: d.parent, enabled: d.enabled, ...(d.variants ? { variants: d.variants } : {}) },
     ]);
   }
+  const links = new Map<string, ExportResult['links'][number]['links']>();
+  for (const l of configuration.links) {
+    links.set(l.feature_name, [...(links.get(l.feature_name) ?? []), { url: l.url, title: l.title }]);
+  }
 
   await appendEvent(db, {
     type: 'features-exported',
@@ -147,6 +151,6 @@ async function readExport(db: Db, query: ExportQuery, by: Principal): Promise<Ex
     segments: segments.map((s) => ({ id: s.id, name: s.name })),
     tagTypes,
     dependencies: [...parents].map(([feature, dependencies]) => ({ feature, dependencies })),
-    links: [],
+    links: [...links].map(([feature, list]) => ({ feature, links: list })),
   };
 }

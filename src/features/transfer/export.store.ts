@@ -66,7 +66,7 @@ export interface ExportStrategyRow {
 }
 
 /**
- * Strategies, on/off and variants, tags and parents of the selected flags: one query each, each
+ * Strategies, on/off and variants, tags, parents and links of the selected flags: one query each, each
  * selecting the flags again by the same filter (a semi-join, whatever the number of flags).
  */
 export async function flagConfiguration(db: Kysely<DB>, selection: Selection, environment: string) {
@@ -108,11 +108,19 @@ export async function flagConfiguration(db: Kysely<DB>, selection: Selection, en
         enabled, variants
       FROM feature_dependencies WHERE child IN ${selected}
       ORDER BY child COLLATE "C", parent COLLATE "C"`.execute(db);
+  const links = await sql<{
+    feature_name: string;
+    url: string;
+    title: string | null;
+  }>`SELECT feature_name, url, title
+      FROM feature_links WHERE feature_name IN ${selected}
+      ORDER BY feature_name COLLATE "C", created_at, id`.execute(db);
   return {
     strategies: strategies.rows,
     environments: environments.rows,
     tags: tags.rows,
     dependencies: dependencies.rows,
+    links: links.rows,
   };
 }
 

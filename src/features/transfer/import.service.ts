@@ -5,7 +5,7 @@ import { AppError, type ErrorDetail, notFound } from '../../platform/http/errors
 import { createMissingContextFields } from '../context/index.js';
 import { setParentsOfFlags } from '../dependencies/index.js';
 import { appendEvent } from '../events/index.js';
-import { lockProjectAndFlags, upsertFlags } from '../flags/index.js';
+import { lockProjectAndFlags, setLinksOfFlags, upsertFlags } from '../flags/index.js';
 import { setFlagStrategies, setFlagsEnabled } from '../strategies/index.js';
 import { createMissingTagTypes, setTagsOfFlags } from '../tags/index.js';
 import { setFlagsEnvironmentVariants } from '../variants/index.js';
@@ -128,6 +128,7 @@ export async function importDocument(deps: Deps, input: ImportInput, by: Princip
     changes += await setFlagsEnvironmentVariants(tx, where, plan.variants, by);
     changes += await setFlagsEnabled(tx, { ...where, production }, plan.enabled, by, now);
     changes += await setParentsOfFlags(tx, project, plan.parents, by);
+    if (plan.links) changes += await setLinksOfFlags(tx, project, plan.links, by, now);
     if (changes === 0) return;
     await appendEvent(tx, {
       type: 'features-imported',

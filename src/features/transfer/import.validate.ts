@@ -1,7 +1,7 @@
 import { allows, type Permission, type Principal } from '../../platform/http/auth.js';
 import { fullMatch } from '../../platform/regex.js';
 import type { WantedParent } from '../dependencies/index.js';
-import type { BatchFlag } from '../flags/index.js';
+import type { BatchFlag, BatchLink } from '../flags/index.js';
 import {
   constraintsProblems,
   normaliseVariantWeights,
@@ -47,6 +47,8 @@ export interface ImportPlan {
   enabled: Map<string, boolean>;
   strategies: Map<string, StrategyDraftWithId[]>;
   parents: Map<string, WantedParent[]>;
+  /** Absent when the document has no `links`: the flags keep theirs. */
+  links: Map<string, BatchLink[]> | undefined;
 }
 
 export interface StoredVariant {
@@ -70,6 +72,24 @@ const PERMISSION_NAMES: Partial<Record<Permission, string>> = {
   UPDATE_FEATURE_ENVIRONMENT_VARIANTS: 'Update variants',
   UPDATE_FEATURE_DEPENDENCY: 'Update feature dependencies',
 };
+
+/** As the link routes (flags/links.service.ts): at most 10 links per flag. */
+const MAX_LINKS = 10;
+
+/**
+ * A link's URL as the link routes store it: without a scheme, `https://` is put in front; then
+ * only an absolute http or https URL is taken (undefined otherwise).
+ */
+function linkUrl(raw: string): string | undefined {
+  const trimmed = raw.trim();
+  const url = /^[a-z][a-z0-9+.-]*:/i.test(trimmed) ? trimmed : `https://${trimmed}`;
+  try {
+    const { protocol } = new URL(url);
+    return protocol === 'http:' || protocol === 'https:' ? url : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 const sorted = (items: Iterable<string>) => [...new Set(items)].sort();
 
@@ -193,6 +213,9 @@ export function checkImport(
   (data.dependencies ?? []).forEach((d, i) => {
     if (!docNames.has(d.feature)) strays.push(`dependencies[${i}]: ${d.feature}`);
   });
+  (data.links ?? []).forEach((l, i) => {
+    if (!docNames.has(l.feature)) strays.push(`links[${i}]: ${l.feature}`);
+  });
 
   // Strategies.
   const unknownTypes = new Set<string>();
@@ -310,6 +333,20 @@ export function checkImport(
     }
   });
 
+  // Links: when the document has them, the links of every imported flag become the document's.
+  const links = data.links && new Map<string, BatchLink[]>(imported.map((f) => [f.name, []]));
+  const badLinks: string[] = [];
+  for (const entry of data.links ?? []) {
+    const list = links?.get(entry.feature);
+    if (!list) continue;
+    for (const l of entry.links) {
+      const url = linkUrl(l.url);
+      if (url === undefined) badLinks.push(`${entry.feature}: ${l.url}`);
+      else list.push({ url, title: l.title || null });
+    }
+  }
+  const tooManyLinks = [...(links ?? [])].filter(([, list]) => list.length > MAX_LINKS).map(([flag]) => flag);
+
   // Dependencies: the parents of every imported flag become the document's.
   const parents = new Map<string, WantedParent[]>(imported.map((f) => [f.name, []]));
   const missingParents = new Set<string>();
@@ -413,6 +450,8 @@ export function checkImport(
     inactiveParents,
   );
   add(errors, 'The following dependencies are not allowed:', badDependencies, true);
+  add(errors, 'The following links are not http or https URLs:', badLinks, true);
+  add(errors, `The following features would have more than ${MAX_LINKS} links:`, tooManyLinks);
 
   // Warnings.
   add(
@@ -434,16 +473,6 @@ export function checkImport(
     warnings,
     'The following features already exist in this project and will be overwritten:',
     imported.filter((f) => !isNew(f.name)).map((f) => f.name),
-  );
-  const links = (data.links ?? []).map((l, i) =>
-    typeof l === 'object' && l !== null && typeof (l as { feature?: unknown }).feature === 'string'
-      ? (l as { feature: string }).feature
-      : `links[${i}]`,
-  );
-  add(
-    warnings,
-    'Flag links are not supported by this service; the links of these features are not imported:',
-    links,
   );
 
   // Permissions the caller lacks.
@@ -497,6 +526,7 @@ export function checkImport(
       enabled,
       strategies,
       parents,
+      links,
     },
   };
 }

@@ -29,6 +29,15 @@ function withStableIds(doc: ExportDocument): ExportDocument {
 describe('export → import into an empty instance → export', () => {
   it('gives the same document, the golden one', async () => {
     await buildConfiguration(source, 'rt');
+    // Links: two on one flag (one without a title), in the order they were added.
+    for (const [flag, link] of [
+      ['rt-checkout', { url: 'https://example.com/issues/1', title: 'Rollout issue' }],
+      ['rt-checkout', { url: 'example.com/dashboards/checkout' }],
+      ['rt-kill', { url: 'https://example.com/runbook', title: 'Runbook' }],
+    ] as const) {
+      const res = await source.send('POST', `/api/admin/projects/default/features/${flag}/link`, link);
+      expect(res.statusCode, flag).toBeLessThan(300);
+    }
     const query = { environment: 'development', project: 'default' };
     const exported = await transfer(source).export(query);
     expect(exported.features.map((f) => f.name)).toEqual([
@@ -36,6 +45,16 @@ describe('export → import into an empty instance → export', () => {
       'rt-child',
       'rt-experiment',
       'rt-kill',
+    ]);
+    expect(exported.links).toEqual([
+      {
+        feature: 'rt-checkout',
+        links: [
+          { url: 'https://example.com/issues/1', title: 'Rollout issue' },
+          { url: 'https://example.com/dashboards/checkout', title: null },
+        ],
+      },
+      { feature: 'rt-kill', links: [{ url: 'https://example.com/runbook', title: 'Runbook' }] },
     ]);
 
     // Segments are not exported with their constraints: the target has its own of the same name.
@@ -47,9 +66,27 @@ describe('export → import into an empty instance → export', () => {
     const body = { project: 'default', environment: 'development', data: exported };
     const validation = await transfer(target).validate(body);
     expect(validation.json()).toEqual({ errors: [], warnings: [], permissions: [] });
+    const last = await transfer(target).lastEventId();
     const imported = await transfer(target).import(body);
     expect(imported.statusCode).toBe(200);
     expect(imported.body).toBe('');
+    const linkEvents = (await transfer(target).eventsAfter(last)).filter((e) =>
+      e.type.startsWith('feature-link'),
+    );
+    expect(linkEvents.map((e) => [e.type, e.feature_name, (e.data as { url: string }).url])).toEqual([
+      ['feature-link-added', 'rt-checkout', 'https://example.com/issues/1'],
+      ['feature-link-added', 'rt-checkout', 'https://example.com/dashboards/checkout'],
+      ['feature-link-added', 'rt-kill', 'https://example.com/runbook'],
+    ]);
+    // The flag shows the imported links as the source's flag shows them (ids aside).
+    const links = async (t: TestApp) =>
+      (
+        (await t.send('GET', '/api/admin/projects/default/features/rt-checkout')).json().links as {
+          url: string;
+          title: string | null;
+        }[]
+      ).map((l) => ({ url: l.url, title: l.title }));
+    expect(await links(target)).toEqual(await links(source));
 
     const again = await transfer(target).export(query);
     expect(again).toEqual(exported);
@@ -62,6 +99,57 @@ describe('export → import into an empty instance → export', () => {
       writeFileSync(GOLDEN, `${JSON.stringify(stable, null, 2)}\n`);
     }
     expect(stable).toEqual(JSON.parse(readFileSync(GOLDEN, 'utf8')));
+
+    // A second import of the same document changes nothing and records nothing.
+    const before = await transfer(target).lastEventId();
+    expect((await transfer(target).import(body)).statusCode).toBe(200);
+    expect(await transfer(target).eventsAfter(before)).toEqual([]);
+  });
+
+  it('importing changed links replaces them, recording only the changes', async () => {
+    const query = { environment: 'development', project: 'default' };
+    const doc = await transfer(target).export(query);
+    const changed = {
+      ...doc,
+      links: [
+        {
+          feature: 'rt-checkout',
+          links: [
+            { url: 'https://example.com/issues/1', title: 'Rollout issue' },
+            { url: 'https://example.com/issues/2', title: 'Follow-up' },
+          ],
+        },
+      ],
+    };
+    const last = await transfer(target).lastEventId();
+    const res = await transfer(target).import({
+      project: 'default',
+      environment: 'development',
+      data: changed,
+    });
+    expect(res.statusCode).toBe(200);
+    const events = await transfer(target).eventsAfter(last);
+    expect(
+      events.map((e) => [e.type, e.feature_name, ((e.data ?? e.pre_data) as { url?: string } | null)?.url]),
+    ).toEqual([
+      ['feature-link-removed', 'rt-checkout', 'https://example.com/dashboards/checkout'],
+      ['feature-link-removed', 'rt-kill', 'https://example.com/runbook'],
+      ['feature-link-added', 'rt-checkout', 'https://example.com/issues/2'],
+      ['features-imported', null, undefined],
+    ]);
+    expect((await transfer(target).export(query)).links).toEqual(changed.links);
+
+    // A document without `links` leaves the flags' links as they are.
+    const { links: _, ...withoutLinks } = changed;
+    const before = await transfer(target).lastEventId();
+    const again = await transfer(target).import({
+      project: 'default',
+      environment: 'development',
+      data: withoutLinks,
+    });
+    expect(again.statusCode).toBe(200);
+    expect(await transfer(target).eventsAfter(before)).toEqual([]);
+    expect((await transfer(target).export(query)).links).toEqual(changed.links);
   });
 
   it('the imported flags behave the same for SDKs in the imported environment', async () => {

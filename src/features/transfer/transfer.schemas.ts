@@ -121,6 +121,17 @@ const ExportTagType = Type.Object({
   color: Nullable(Type.String({ description: 'Hexadecimal colour.' })),
 });
 
+const ExportFlagLinks = Type.Object({
+  feature: Type.String({ description: 'The flag.' }),
+  links: Type.Array(
+    Type.Object({
+      url: Type.String({ description: 'The URL the flag is linked to.' }),
+      title: Nullable(Type.String({ description: 'What the link is, if given.' })),
+    }),
+    { description: 'The links of the flag, in the order the flag shows them.' },
+  ),
+});
+
 const ExportDependency = Type.Object({
   feature: Type.String({ description: 'The child flag.' }),
   dependencies: Type.Array(
@@ -155,8 +166,8 @@ export const ExportResultSchema = Type.Object(
     ),
     tagTypes: Type.Array(ExportTagType, { description: 'The tag types of the exported tags.' }),
     dependencies: Type.Array(ExportDependency, { description: 'Parents of the exported flags.' }),
-    links: Type.Array(Type.Object({}, { additionalProperties: true }), {
-      description: 'Flag links: always empty (not served).',
+    links: Type.Array(ExportFlagLinks, {
+      description: 'The links of the exported flags that have any (Unleash featureLinksSchema).',
     }),
   },
   { description: 'An export (Unleash exportResultSchema): what an import takes as `data`.' },
@@ -325,7 +336,26 @@ const ImportData = Type.Object(
       ),
     ),
     links: Type.Optional(
-      Type.Array(Type.Unknown(), { description: 'Flag links: not imported (a warning).' }),
+      list(
+        Type.Object({
+          feature: Type.String({ maxLength: 100, description: 'The flag.' }),
+          links: Type.Array(
+            Type.Object({
+              url: Type.String({
+                minLength: 1,
+                maxLength: 9_000,
+                description: 'The URL (http or https; without a scheme, https is assumed).',
+              }),
+              title: Type.Optional(
+                Nullable(Type.String({ maxLength: 255, description: 'What the link is.' })),
+              ),
+            }),
+            { maxItems: 1000, description: 'The links of the flag.' },
+          ),
+        }),
+        100_000,
+        'Links per flag: when given, each imported flag’s links become the listed ones (none if the flag is not listed).',
+      ),
     ),
   },
   { description: 'An export (exportResultSchema).' },

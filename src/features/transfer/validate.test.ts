@@ -196,6 +196,7 @@ const FIXTURES: Fixture[] = [
       featureEnvironments: [{ featureName: 'ghost2', enabled: true, variants: [] }, { enabled: true }],
       featureTags: [{ featureName: 'ghost3', tagType: 'simple', tagValue: 'xx' }],
       dependencies: [{ feature: 'ghost4', dependencies: [{ feature: 'n1' }] }],
+      links: [{ feature: 'ghost5', links: [] }],
     }),
     errors: [
       {
@@ -206,6 +207,7 @@ const FIXTURES: Fixture[] = [
           'featureEnvironments[1]: no featureName',
           'featureTags[0]: ghost3',
           'dependencies[0]: ghost4',
+          'links[0]: ghost5',
         ],
       },
     ],
@@ -346,6 +348,33 @@ const FIXTURES: Fixture[] = [
       },
     ],
   },
+  {
+    rule: 'links that are not http(s) URLs, more than 10 links on a flag',
+    data: doc({
+      features: [flag('l1'), flag('l2')],
+      links: [
+        {
+          feature: 'l1',
+          links: [
+            { url: 'javascript:alert(1)' },
+            { url: 'example.com/ok', title: 'fine' },
+            { url: 'ftp://x' },
+          ],
+        },
+        {
+          feature: 'l2',
+          links: Array.from({ length: 11 }, (_, i) => ({ url: `https://example.com/${i}` })),
+        },
+      ],
+    }),
+    errors: [
+      {
+        message: 'The following links are not http or https URLs:',
+        affectedItems: ['l1: javascript:alert(1)', 'l1: ftp://x'],
+      },
+      { message: 'The following features would have more than 10 links:', affectedItems: ['l2'] },
+    ],
+  },
 ];
 
 describe('validate: one fixture per error rule, and import refuses each the same way', () => {
@@ -366,7 +395,7 @@ describe('validate: one fixture per error rule, and import refuses each the same
 });
 
 describe('validate: warnings', () => {
-  it('custom strategy types, archived flags, flags that will be overwritten, links', async () => {
+  it('custom strategy types, archived flags, flags that will be overwritten; links are no warning', async () => {
     const res = await x.validate({
       project: 'default',
       environment: 'development',
@@ -402,11 +431,6 @@ describe('validate: warnings', () => {
         {
           message: 'The following features already exist in this project and will be overwritten:',
           affectedItems: ['existing-flag'],
-        },
-        {
-          message:
-            'Flag links are not supported by this service; the links of these features are not imported:',
-          affectedItems: ['brand-new'],
         },
       ],
       permissions: [],

@@ -3,6 +3,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { AppError } from './errors.js';
 
 /**
  * `dist/ui` of the package, where `npm run build:ui` writes the web UI: found upwards from this
@@ -67,9 +68,16 @@ export async function registerUi(app: FastifyInstance, options: { basePath: stri
     return reply.sendFile(`assets/${file}`, dir, { maxAge: YEAR_MS, immutable: true });
   });
 
-  // Static routes win over this wildcard: it sees only paths no other route answers.
+  // Static routes win over this wildcard: it sees only paths no other route answers. The router
+  // also falls back to it when a path segment is longer than its maxParamLength, which without
+  // the wildcard is a 400 (FST_ERR_MAX_PARAM_LENGTH): keep that answer for API paths.
+  const maxParamLength = app.initialConfig.routerOptions?.maxParamLength ?? 100;
   app.get('/*', hidden, async (request, reply) => {
-    if (!isUiPath(request.url) || !wantsHtml(request)) return reply.callNotFound();
+    const path = request.url.split('?')[0] ?? '';
+    if (!isUiPath(path) && path.split('/').some((segment) => segment.length > maxParamLength)) {
+      throw new AppError('ValidationError', `'${path}' is exceeding the max param length`);
+    }
+    if (!isUiPath(path) || !wantsHtml(request)) return reply.callNotFound();
     return sendIndex(reply);
   });
 }
