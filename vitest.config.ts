@@ -1,3 +1,4 @@
+import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
 
 // One suite, two engines: PGlite always; PostgreSQL as well when TEST_DATABASE_URL is set.
@@ -5,16 +6,29 @@ const engines = ['pglite', ...(process.env.TEST_DATABASE_URL ? ['postgres'] : []
 
 export default defineConfig({
   test: {
-    projects: engines.map((engine) => ({
-      test: {
-        name: engine,
-        include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
-        env: { TEST_ENGINE: engine },
-        globalSetup: ['test/global-setup.ts'],
-        testTimeout: 30_000,
-        hookTimeout: 60_000,
-        pool: 'forks',
+    projects: [
+      ...engines.map((engine) => ({
+        test: {
+          name: engine,
+          include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+          env: { TEST_ENGINE: engine },
+          globalSetup: ['test/global-setup.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+          pool: 'forks' as const,
+        },
+      })),
+      // The web UI's component tests: no database, so they run once, not once per engine.
+      {
+        plugins: [react()],
+        test: {
+          name: 'ui',
+          include: ['ui/**/*.test.tsx'],
+          environment: 'happy-dom',
+          setupFiles: ['ui/src/test-setup.ts'],
+          testTimeout: 15_000,
+        },
       },
-    })),
+    ],
   },
 });

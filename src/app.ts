@@ -8,6 +8,7 @@ import { apiTokenRoutes, tokenResolver } from './features/access/index.js';
 import { addonRoutes } from './features/addons/index.js';
 import { applicationRoutes } from './features/applications/index.js';
 import { clientApiRoutes, startRetentionJob } from './features/client-api/index.js';
+import { clientDeltaRoutes } from './features/client-delta/index.js';
 import { contextRoutes } from './features/context/index.js';
 import { dependencyRoutes } from './features/dependencies/index.js';
 import { environmentRoutes } from './features/environments/index.js';
@@ -19,6 +20,7 @@ import { groupRoutes } from './features/groups/index.js';
 import { instanceRoutes } from './features/instance/index.js';
 import { inviteRoutes } from './features/invites/index.js';
 import { maintenanceGuard, maintenanceRoutes } from './features/maintenance/index.js';
+import { ofrepRoutes } from './features/ofrep/index.js';
 import { personalDashboardRoutes } from './features/personal-dashboard/index.js';
 import { playgroundRoutes } from './features/playground/index.js';
 import { projectRoutes } from './features/projects/index.js';
@@ -158,7 +160,9 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   await app.register(stateRoutes(deps));
   await app.register(playgroundRoutes(deps, configuration));
   await app.register(clientApiRoutes(deps, configuration));
+  await app.register(clientDeltaRoutes(deps, configuration));
   await app.register(frontendApiRoutes(deps, configuration));
+  await app.register(ofrepRoutes(deps, configuration));
   await app.register(applicationRoutes(deps));
   await app.register(addonRoutes(deps));
   // The web admin UI (ADR 0012): `/`, its assets, and client routes for browsers.

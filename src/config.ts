@@ -72,6 +72,12 @@ const EnvSchema = Type.Object({
     default: 'false',
     pattern: '^\\s*(true|false|[0-9]+|[0-9A-Fa-f.:/]+(\\s*,\\s*[0-9A-Fa-f.:/]+)*)\\s*$',
   }),
+  /** Concurrent SSE streams (`/api/client/streaming`) one instance serves; more get a 503. */
+  STREAMING_MAX_CONNECTIONS: Type.Integer({ minimum: 0, default: 1000 }),
+  /** Interval of the SSE keep-alive comment, in ms (the Node SDK drops a stream silent for 60 s). */
+  STREAMING_KEEPALIVE_MS: Type.Integer({ minimum: 10, maximum: 55_000, default: 30_000 }),
+  /** Revisions with changes the delta API keeps per environment; older cursors get a hydration. */
+  DELTA_RING_SIZE: Type.Integer({ minimum: 1, maximum: 100_000, default: 100 }),
   /** Development aid: every admin read served from memory is checked against a fresh one. */
   READ_CACHE_VERIFY: Type.Boolean({ default: false }),
 });

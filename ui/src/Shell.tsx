@@ -12,13 +12,17 @@ import {
 import { useQueryClient } from '@tanstack/react-query';
 import { Link, Navigate, Outlet, useLocation, useNavigate } from 'react-router';
 import { ErrorState, Loading } from './components';
-import { meKey, useMe } from './session';
+import { allows, meKey, useMe } from './session';
 
-const NAV = [
+/** Pages in the navigation; `permission`: shown only to users who hold it (the API refuses the rest). */
+const NAV: { to: string; label: string; permission?: string }[] = [
   { to: '/projects', label: 'Projects' },
   { to: '/segments', label: 'Segments' },
+  { to: '/context', label: 'Context fields' },
   { to: '/playground', label: 'Playground' },
   { to: '/events', label: 'Event log' },
+  { to: '/admin/api-tokens', label: 'API tokens', permission: 'READ_API_TOKEN' },
+  { to: '/admin/users', label: 'Users', permission: 'ADMIN' },
 ];
 
 /** The signed-in frame: header (dark mode, sign out) and the left navigation. */
@@ -28,6 +32,7 @@ export function Shell() {
   if (me.isPending) return <Loading />;
   if (me.isError) return <ErrorState error={me.error} />;
   if (!me.data) return <Navigate to="/login" replace state={{ from: location.pathname + location.search }} />;
+  const grants = me.data.permissions;
   const who = me.data.user.name || me.data.user.username || me.data.user.email || 'signed in';
   return (
     <AppShell header={{ height: 56 }} navbar={{ width: 200, breakpoint: 'xs' }} padding="md">
@@ -46,7 +51,7 @@ export function Shell() {
         </Group>
       </AppShell.Header>
       <AppShell.Navbar p="xs" aria-label="Main">
-        {NAV.map((item) => (
+        {NAV.filter((item) => !item.permission || allows(grants, item.permission)).map((item) => (
           <NavLink
             key={item.to}
             component={Link}

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { enc, get } from './api';
-import type { ContextField, Environment, Flag, Project, Segment } from './types';
+import type { ApiToken, ContextField, Environment, Flag, Project, Role, Segment, User } from './types';
 
 /** One query key per API resource; mutations invalidate these. */
 export const keys = {
@@ -11,6 +11,9 @@ export const keys = {
   flags: (project: string) => ['flags', project] as const,
   flag: (project: string, name: string) => ['flag', project, name] as const,
   events: ['events'] as const,
+  apiTokens: ['api-tokens'] as const,
+  users: ['users'] as const,
+  health: (project: string) => ['health', project] as const,
 };
 
 export const useProjects = () =>
@@ -46,4 +49,30 @@ export const useFlag = (project: string, name: string) =>
   useQuery({
     queryKey: keys.flag(project, name),
     queryFn: () => get<Flag>(`api/admin/projects/${enc(project)}/features/${enc(name)}`),
+  });
+
+export const useApiTokens = () =>
+  useQuery({
+    queryKey: keys.apiTokens,
+    queryFn: async () => (await get<{ tokens: ApiToken[] }>('api/admin/api-tokens')).tokens,
+  });
+
+export const useUsers = () =>
+  useQuery({
+    queryKey: keys.users,
+    queryFn: () => get<{ users: User[]; rootRoles: Role[] }>('api/admin/user-admin'),
+  });
+
+export interface HealthReport {
+  health: number;
+  technicalDebt?: number;
+  activeCount: number;
+  staleCount: number;
+  potentiallyStaleCount: number;
+}
+
+export const useHealthReport = (project: string) =>
+  useQuery({
+    queryKey: keys.health(project),
+    queryFn: () => get<HealthReport>(`api/admin/projects/${enc(project)}/health-report`),
   });

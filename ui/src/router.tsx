@@ -11,6 +11,9 @@ const FlagPage = lazy(() => import('./pages/Flag'));
 const SegmentsPage = lazy(() => import('./pages/Segments'));
 const PlaygroundPage = lazy(() => import('./pages/Playground'));
 const EventsPage = lazy(() => import('./pages/Events'));
+const ContextFieldsPage = lazy(() => import('./pages/ContextFields'));
+const ApiTokensPage = lazy(() => import('./pages/ApiTokens'));
+const UsersPage = lazy(() => import('./pages/Users'));
 
 const page = (Page: React.ComponentType) => (
   <Suspense fallback={<Loading />}>
@@ -35,6 +38,9 @@ export const router = createBrowserRouter(
         { path: 'segments', element: page(SegmentsPage) },
         { path: 'playground', element: page(PlaygroundPage) },
         { path: 'events', element: page(EventsPage) },
+        { path: 'context', element: page(ContextFieldsPage) },
+        { path: 'admin/api-tokens', element: page(ApiTokensPage) },
+        { path: 'admin/users', element: page(UsersPage) },
         { path: '*', element: <Navigate to="/projects" replace /> },
       ],
     },

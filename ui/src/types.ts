@@ -48,12 +48,14 @@ export interface Strategy {
   constraints: Constraint[];
   segments?: number[];
   parameters?: Record<string, string>;
+  variants?: Variant[];
 }
 export interface FlagEnvironment {
   name: string;
   enabled: boolean;
   type: string;
   strategies: Strategy[];
+  variants?: Variant[];
 }
 export interface Flag {
   name: string;
@@ -65,6 +67,8 @@ export interface Flag {
   createdAt: string;
   environments: FlagEnvironment[];
   lifecycle?: { stage: string };
+  tags?: { type: string; value: string }[];
+  dependencies?: { feature: string; enabled?: boolean; variants?: string[] }[];
 }
 export interface Segment {
   id: number;
@@ -76,6 +80,7 @@ export interface Segment {
 export interface ContextField {
   name: string;
   description?: string | null;
+  stickiness?: boolean;
   legalValues?: { value: string }[];
 }
 export interface EventRow {
@@ -88,4 +93,37 @@ export interface EventRow {
   featureName?: string | null;
   data?: Record<string, unknown> | null;
   preData?: Record<string, unknown> | null;
+}
+export interface Variant {
+  name: string;
+  /** 0–1000 (tenths of a percent). */
+  weight: number;
+  weightType?: 'fix' | 'variable' | string;
+  stickiness?: string;
+  payload?: { type: 'string' | 'json' | 'number' | 'csv' | string; value: string };
+}
+export interface ApiToken {
+  /** The display prefix in lists; the full secret only in the answer to a create. */
+  secret: string;
+  tokenName: string;
+  type: string;
+  environment: string;
+  projects: string[];
+  expiresAt?: string | null;
+  createdAt: string;
+  seenAt?: string | null;
+}
+export interface Role {
+  id: number;
+  name: string;
+  type: string;
+}
+export interface User {
+  id: number;
+  name?: string | null;
+  username?: string | null;
+  email?: string | null;
+  rootRole: number;
+  seenAt?: string | null;
+  createdAt: string;
 }

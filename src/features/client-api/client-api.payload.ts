@@ -79,6 +79,32 @@ function flagFor(
   };
 }
 
+function serialise(
+  serialised: WeakMap<FlagInput, SerialisedFlag>,
+  flag: FlagInput,
+  segmentConstraints: Map<number, ConstraintInput[]>,
+  inlineSegments: boolean,
+): SerialisedFlag {
+  let done = serialised.get(flag);
+  if (!done) {
+    const value = flagFor(flag, segmentConstraints, inlineSegments);
+    const text = JSON.stringify(value);
+    const digest = createHash('sha256').update(text).digest('base64url');
+    done = { value, text, digest, segments: [...new Set(value.strategies.flatMap((s) => s.segments ?? []))] };
+    serialised.set(flag, done);
+  }
+  return done;
+}
+
+/**
+ * One flag as `/api/client/features` serves it to SDKs of specification 4.2.0+ (segments by id),
+ * with its JSON text and the segment ids it uses; made once per engine input object and shared
+ * with that endpoint's payloads (the delta API diffs these texts).
+ */
+export function clientFlag(flag: FlagInput): Readonly<SerialisedFlag> {
+  return serialise(plainFlags, flag, new Map(), false);
+}
+
 /**
  * The flags of the token's projects in its environment, in the Unleash client format. Older SDKs
  * (no segment support) get each segment's constraints inlined before the strategy's own.
@@ -97,19 +123,7 @@ export function buildClientPayload(
   const flags: SerialisedFlag[] = [];
   for (const flag of input.features) {
     if (!all && !wanted.has(flag.project ?? '')) continue;
-    let done = serialised.get(flag);
-    if (!done) {
-      const value = flagFor(flag, segmentConstraints, inlineSegments);
-      const text = JSON.stringify(value);
-      const digest = createHash('sha256').update(text).digest('base64url');
-      done = {
-        value,
-        text,
-        digest,
-        segments: [...new Set(value.strategies.flatMap((s) => s.segments ?? []))],
-      };
-      serialised.set(flag, done);
-    }
+    const done = serialise(serialised, flag, segmentConstraints, inlineSegments);
     features.push(done.value);
     flags.push(done);
   }

@@ -1,5 +1,6 @@
 import type { Deps } from '../../deps.js';
 import { actor } from '../../platform/http/auth.js';
+import { IfMatchHeaders } from '../../platform/http/etag.js';
 import { routes } from '../../platform/http/routes.js';
 import { errorResponses } from '../../platform/http/schemas.js';
 import type { ReadCache } from '../../platform/read-cache.js';
@@ -9,7 +10,7 @@ import { checkRoutes } from './checks.routes.js';
 import { cloneRoutes } from './clone.routes.js';
 import { favoriteRoutes } from './favorites.routes.js';
 import { CreateFlagBody, FlagParams, FlagSchema, ProjectParams, UpdateFlagBody } from './flags.schemas.js';
-import { createFlag, getFlag, updateFlagMetadata } from './flags.service.js';
+import { createFlag, flagEtag, getFlag, updateFlagMetadata } from './flags.service.js';
 import { lifecycleRoutes } from './lifecycle.routes.js';
 import { linkRoutes } from './links.routes.js';
 import { listingRoutes } from './listing.routes.js';
@@ -48,13 +49,18 @@ export const flagRoutes = (deps: Deps, reads: ReadCache) =>
           tags: ['Features'],
           operationId: 'getFeature',
           summary: 'Get a feature flag',
-          description: 'The flag with its configuration in every environment of its project.',
+          description:
+            "The flag with its configuration in every environment of its project. The `ETag` header identifies what is shown (all but the caller's own `favorite` mark); send it as `If-Match` with a PUT or PATCH of the flag to refuse the write (412) if the flag changed meanwhile.",
           params: FlagParams,
           response: { 200: FlagSchema, ...errorResponses(400, 401, 403, 404) },
         },
       },
-      async (request) =>
-        getFlag(deps, reads, request.params.projectId, request.params.featureName, request.principal),
+      async (request, reply) => {
+        const { projectId, featureName } = request.params;
+        const flag = await getFlag(deps, reads, projectId, featureName, request.principal);
+        reply.header('etag', flagEtag(flag));
+        return flag;
+      },
     );
 
     app.put(
@@ -66,20 +72,25 @@ export const flagRoutes = (deps: Deps, reads: ReadCache) =>
           operationId: 'updateFeature',
           summary: 'Update a feature flag',
           description:
-            'Changes only the properties sent. `archived: true` archives the flag (`feature-archived`); `archived: false` revives it (`feature-revived`).',
+            "Changes only the properties sent. `archived: true` archives the flag (`feature-archived`); `archived: false` revives it (`feature-revived`). With `If-Match` (the flag's ETag), a flag that changed since it was read is refused with 412 and nothing changes; the answer carries the new ETag.",
           params: FlagParams,
+          headers: IfMatchHeaders,
           body: UpdateFlagBody,
-          response: { 200: FlagSchema, ...errorResponses(400, 401, 403, 404, 413, 415) },
+          response: { 200: FlagSchema, ...errorResponses(400, 401, 403, 404, 412, 413, 415) },
         },
       },
-      async (request) =>
-        updateFlagMetadata(
+      async (request, reply) => {
+        const flag = await updateFlagMetadata(
           deps,
           request.params.projectId,
           request.params.featureName,
           request.body,
           actor(request),
-        ),
+          request.headers['if-match'],
+        );
+        reply.header('etag', flagEtag(flag));
+        return flag;
+      },
     );
 
     await app.register(listingRoutes(deps, reads));

@@ -2,6 +2,7 @@ import type { Deps } from '../../deps.js';
 import { type Db, transaction } from '../../platform/db/index.js';
 import type { Principal } from '../../platform/http/auth.js';
 import { AppError, invalidField, nameExists, notFound } from '../../platform/http/errors.js';
+import { checkIfMatch, etagOf } from '../../platform/http/etag.js';
 import type { ReadCache } from '../../platform/read-cache.js';
 import { fullMatch } from '../../platform/regex.js';
 import { appendEvent } from '../events/index.js';
@@ -139,6 +140,15 @@ export async function readFlag(db: Db, name: string): Promise<Flag> {
   return toFlag(row, false);
 }
 
+/**
+ * The flag's ETag: a hash of the flag as GET shows it, without the caller's own `favorite` mark (a
+ * personal bookmark, not part of the flag, and not guarded by the flag's lock). Everything else the
+ * GET shows is in it: metadata, environments, strategies, variants, tags, dependencies, links,
+ * lifecycle, and also `lastSeenAt` (so metrics arriving between a read and a write make a
+ * conditional write fail: read again). See platform/http/etag.ts for why a hash.
+ */
+export const flagEtag = (flag: Flag) => etagOf({ ...flag, favorite: false });
+
 /** Served from the read cache: the view of a flag is the same for every caller. */
 export async function getFlag(
   deps: Deps,
@@ -173,6 +183,7 @@ export async function updateFlagMetadata(
   name: string,
   change: UpdateFlagInput | ((before: FlagRow) => UpdateFlagInput),
   by: Principal,
+  ifMatch?: string,
 ): Promise<Flag> {
   const renames = (input: UpdateFlagInput) => input.name !== undefined && input.name !== name;
   const renameError = () => invalidField('/body/name', 'Cannot change the name of a feature flag.');
@@ -180,6 +191,11 @@ export async function updateFlagMetadata(
   await transaction(deps.database.db, async (tx) => {
     const before = await lockFlag(tx, name);
     if (!before || before.project !== projectId) throw notInProject(name, projectId, before?.project);
+    // After the lock: a writer holding the same ETag that committed first has changed the view.
+    await checkIfMatch(ifMatch, async () => {
+      const row = await loadFlagView(tx, name);
+      return row ? { ...toFlag(row, false), favorite: false } : null;
+    });
     // A function (the JSON Patch) derives the change from the locked row, so nothing changes between.
     const input = typeof change === 'function' ? change(before) : change;
     if (renames(input)) throw renameError();

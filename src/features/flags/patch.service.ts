@@ -40,6 +40,7 @@ export async function patchFlag(
   name: string,
   ops: FlagPatchInput,
   by: Principal,
+  ifMatch?: string,
 ): Promise<Flag> {
   if (ops.some((op) => op.path.startsWith('/variants') || op.from?.startsWith('/variants'))) {
     throw new AppError(
@@ -76,5 +77,6 @@ export async function patchFlag(
       return input;
     },
     by,
+    ifMatch,
   );
 }

@@ -1,2 +1,3 @@
-export { frontendApiOrigins } from './cors.service.js';
+export { FrontendOrigins, frontendApiOrigins } from './cors.service.js';
 export { frontendApiRoutes } from './frontend-api.routes.js';
+export { SDK_STALENESS_MS } from './frontend-api.service.js';

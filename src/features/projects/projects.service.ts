@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import type { Deps } from '../../deps.js';
 import { type Db, transaction } from '../../platform/db/index.js';
 import type { Principal } from '../../platform/http/auth.js';
@@ -128,6 +129,9 @@ export async function updateProject(
       ...(input.featureLimit !== undefined && { featureLimit: input.featureLimit }),
       ...(naming !== undefined && { featureNaming: naming }),
     };
+    // Nothing changed: no write, so `updatedAt` does not move without an event (the event log's
+    // version keys the read cache; a bare timestamp change was served stale, found by test/fuzz).
+    if (isDeepStrictEqual(after, before)) return;
     await updateProjectRow(tx, after, deps.now());
     await appendEvent(tx, {
       type: 'project-updated',

@@ -109,6 +109,8 @@ export class ConfigurationCache {
   private unlisten: (() => Promise<void>) | undefined;
   /** How each new revision was read: all of it, or only the flags that changed (diagnostics, tests). */
   readonly reads = { full: 0, incremental: 0 };
+  /** Called with each configuration read (client-delta keeps its change ring from them). */
+  private readonly listeners = new Set<(next: Configuration) => void>();
 
   constructor(
     private readonly database: Database,
@@ -145,10 +147,27 @@ export class ConfigurationCache {
     return this.current as Configuration;
   }
 
+  /**
+   * Calls `listener` with every configuration this cache moves to, before any reader gets it.
+   * While someone listens, a known newer revision is read at once (not on the next reader's
+   * request), so that pushed updates (SSE) follow a NOTIFY without waiting for a poll.
+   */
+  subscribe(listener: (next: Configuration) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
   private observe(revision: number) {
     if (!Number.isFinite(revision)) return;
     if (revision > this.knownRevision) this.knownRevision = revision;
     else if (this.current?.indexed.gaps.includes(revision)) this.stale = true;
+    this.follow();
+  }
+
+  /** With listeners, reads a known newer revision now (again once a read in flight is done). */
+  private follow() {
+    const behind = !this.current || this.current.revision < this.knownRevision || this.stale;
+    if (this.listeners.size > 0 && behind && !this.loading) this.get().catch(() => {});
   }
 
   private poll() {
@@ -171,7 +190,17 @@ export class ConfigurationCache {
       .then((next) => {
         this.current = next;
         this.loadedAt = performance.now();
+        for (const listener of this.listeners) {
+          try {
+            listener(next);
+          } catch {
+            // A listener's failure must not stop the configuration moving for everyone else.
+          }
+        }
         this.observe(next.revision);
+        // After a successful read only: a failing database is retried by the next poll, not
+        // in a loop.
+        setImmediate(() => this.follow());
         return next;
       })
       .finally(() => {

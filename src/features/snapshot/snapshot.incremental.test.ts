@@ -150,6 +150,20 @@ describe('the incremental configuration', () => {
   });
 });
 
+describe('a revision whose events are all outside the configuration', () => {
+  it('is applied without reading flag rows (an API token created)', async () => {
+    await expectEqualToFullRead('before the token');
+    const res = await t.send('POST', '/api/admin/api-tokens', {
+      tokenName: 'snapshot-token',
+      type: 'client',
+      environment: 'development',
+      projects: ['default'],
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    await expectEqualToFullRead('after the token');
+  });
+});
+
 describe('environments a change did not touch', () => {
   it('are carried over with what was derived from them; the touched one is rebuilt', async () => {
     const a = api(t);

@@ -188,7 +188,13 @@ export async function loadChanges(
       const touched = ofFlags.some((e) => e.environment === null)
         ? ('all' as const)
         : new Set(ofFlags.map((e) => e.environment as string));
-      return { ...now, changed, touched, rows: await readRows(tx, changed) };
+      // Only events outside the configuration (API tokens, context fields): no rows to read (and
+      // `IN ()` is not SQL).
+      const rows =
+        changed.length === 0
+          ? { flags: [], flagEnvironments: [], strategies: [], dependencies: [] }
+          : await readRows(tx, changed);
+      return { ...now, changed, touched, rows };
     },
     { isolationLevel: 'repeatable read' },
   );

@@ -2,6 +2,7 @@ import { Type } from 'typebox';
 import type { Deps } from '../../deps.js';
 import { actor } from '../../platform/http/auth.js';
 import { invalid } from '../../platform/http/errors.js';
+import { IfMatchHeaders, withEtag } from '../../platform/http/etag.js';
 import { routes, sendEmpty } from '../../platform/http/routes.js';
 import { errorResponses } from '../../platform/http/schemas.js';
 import { constraintProblems } from './constraints.validate.js';
@@ -32,6 +33,10 @@ import {
 const BASE = '/api/admin/projects/:projectId/features/:featureName/environments/:environment';
 const NoBody = Type.Null({ description: 'No body.' });
 const tags = ['Features'];
+const ETAG =
+  'The `ETag` header identifies it; send it as `If-Match` with a PUT, PATCH or DELETE of the strategy to refuse the write (412) if the strategy changed meanwhile.';
+const IF_MATCH =
+  " With `If-Match` (the strategy's ETag), a strategy that changed since it was read is refused with 412 and nothing changes.";
 
 export const strategyRoutes = (deps: Deps) =>
   routes(async (app) => {
@@ -173,12 +178,13 @@ export const strategyRoutes = (deps: Deps) =>
           tags,
           operationId: 'getFeatureStrategy',
           summary: 'Get a strategy configuration',
-          description: 'One strategy of the flag in the environment.',
+          description: `One strategy of the flag in the environment. ${ETAG}`,
           params: StrategyParams,
           response: { 200: StrategySchema, ...errorResponses(400, 401, 403, 404) },
         },
       },
-      async (request) => getStrategy(deps, request.params, request.params.strategyId),
+      async (request, reply) =>
+        withEtag(reply, await getStrategy(deps, request.params, request.params.strategyId)),
     );
 
     app.put(
@@ -189,15 +195,25 @@ export const strategyRoutes = (deps: Deps) =>
           tags,
           operationId: 'updateFeatureStrategy',
           summary: 'Update a strategy',
-          description:
-            'Changes the properties sent (absent keeps, null clears the title); records `feature-strategy-update`.',
+          description: `Changes the properties sent (absent keeps, null clears the title); records \`feature-strategy-update\`.${IF_MATCH}`,
           params: StrategyParams,
+          headers: IfMatchHeaders,
           body: UpdateStrategyBody,
-          response: { 200: StrategySchema, ...errorResponses(400, 401, 403, 404, 413, 415) },
+          response: { 200: StrategySchema, ...errorResponses(400, 401, 403, 404, 412, 413, 415) },
         },
       },
-      async (request) =>
-        updateStrategyById(deps, request.params, request.params.strategyId, request.body, actor(request)),
+      async (request, reply) =>
+        withEtag(
+          reply,
+          await updateStrategyById(
+            deps,
+            request.params,
+            request.params.strategyId,
+            request.body,
+            actor(request),
+            request.headers['if-match'],
+          ),
+        ),
     );
 
     app.patch(
@@ -208,15 +224,25 @@ export const strategyRoutes = (deps: Deps) =>
           tags,
           operationId: 'patchFeatureStrategy',
           summary: 'Change specific properties of a strategy',
-          description:
-            'Applies a JSON Patch (RFC 6902) to the strategy; the result is validated like an update. Records `feature-strategy-update`.',
+          description: `Applies a JSON Patch (RFC 6902) to the strategy; the result is validated like an update. Records \`feature-strategy-update\`.${IF_MATCH}`,
           params: StrategyParams,
+          headers: IfMatchHeaders,
           body: PatchBody,
-          response: { 200: StrategySchema, ...errorResponses(400, 401, 403, 404, 413, 415) },
+          response: { 200: StrategySchema, ...errorResponses(400, 401, 403, 404, 412, 413, 415) },
         },
       },
-      async (request) =>
-        patchStrategy(deps, request.params, request.params.strategyId, request.body, actor(request)),
+      async (request, reply) =>
+        withEtag(
+          reply,
+          await patchStrategy(
+            deps,
+            request.params,
+            request.params.strategyId,
+            request.body,
+            actor(request),
+            request.headers['if-match'],
+          ),
+        ),
     );
 
     app.delete(
@@ -227,13 +253,20 @@ export const strategyRoutes = (deps: Deps) =>
           tags,
           operationId: 'deleteFeatureStrategy',
           summary: 'Delete a strategy from a feature flag',
-          description: 'Removes the strategy and its segment links; records `feature-strategy-remove`.',
+          description: `Removes the strategy and its segment links; records \`feature-strategy-remove\`.${IF_MATCH}`,
           params: StrategyParams,
-          response: { 200: NoBody, ...errorResponses(400, 401, 403, 404) },
+          headers: IfMatchHeaders,
+          response: { 200: NoBody, ...errorResponses(400, 401, 403, 404, 412) },
         },
       },
       async (request, reply) => {
-        await removeStrategy(deps, request.params, request.params.strategyId, actor(request));
+        await removeStrategy(
+          deps,
+          request.params,
+          request.params.strategyId,
+          actor(request),
+          request.headers['if-match'],
+        );
         return reply.code(200).send(null);
       },
     );

@@ -4,6 +4,7 @@ import type { Deps } from '../../deps.js';
 import { type Db, transaction } from '../../platform/db/index.js';
 import type { Principal } from '../../platform/http/auth.js';
 import { invalid, invalidField, notFound } from '../../platform/http/errors.js';
+import { checkIfMatch } from '../../platform/http/etag.js';
 import { validationDetails } from '../../platform/http/validation.js';
 import { applyJsonPatch, PatchError, type PatchOperation } from '../../platform/json-patch.js';
 import { appendEvent } from '../events/index.js';
@@ -195,10 +196,13 @@ async function replaceStrategy(
   id: string,
   change: (before: StrategyRow) => UpdateStrategyInput,
   by: Principal,
+  ifMatch?: string,
 ): Promise<Strategy> {
   return transaction(deps.database.db, async (tx) => {
     const state = await lockForChange(tx, ref);
     const before = await requireStrategy(tx, ref, id);
+    // Read after the flag's lock: of writers holding one ETag, only the first to lock passes.
+    await checkIfMatch(ifMatch, () => toStrategy(before));
     const ctx = { flag: ref.featureName, defaultStickiness: state.defaultStickiness };
     const draft = await finishDraft(tx, merge(before, change(before)), ctx, before.sortOrder);
     const after: StrategyRow = { ...before, ...draft };
@@ -220,7 +224,8 @@ export const updateStrategyById = (
   id: string,
   input: UpdateStrategyInput,
   by: Principal,
-) => replaceStrategy(deps, ref, id, () => input, by);
+  ifMatch?: string,
+) => replaceStrategy(deps, ref, id, () => input, by, ifMatch);
 
 const ajv = new Ajv({ allErrors: true, strict: false, verbose: true });
 const checkPatched = ajv.compile(UpdateStrategyBody);
@@ -232,6 +237,7 @@ export const patchStrategy = (
   id: string,
   ops: PatchInput,
   by: Principal,
+  ifMatch?: string,
 ) =>
   replaceStrategy(
     deps,
@@ -260,12 +266,20 @@ export const patchStrategy = (
       return patched as UpdateStrategyInput;
     },
     by,
+    ifMatch,
   );
 
-export async function removeStrategy(deps: Deps, ref: FlagEnvironmentRef, id: string, by: Principal) {
+export async function removeStrategy(
+  deps: Deps,
+  ref: FlagEnvironmentRef,
+  id: string,
+  by: Principal,
+  ifMatch?: string,
+) {
   await transaction(deps.database.db, async (tx) => {
     await lockForChange(tx, ref);
     const before = await requireStrategy(tx, ref, id);
+    await checkIfMatch(ifMatch, () => toStrategy(before));
     await deleteStrategy(tx, id);
     await appendEvent(tx, {
       ...eventBase(ref, by),

@@ -1,5 +1,6 @@
 import type { Deps } from '../../deps.js';
 import { actor } from '../../platform/http/auth.js';
+import { IfMatchHeaders, withEtag } from '../../platform/http/etag.js';
 import { routes } from '../../platform/http/routes.js';
 import { errorResponses } from '../../platform/http/schemas.js';
 import {
@@ -20,6 +21,8 @@ import {
 
 const ENV_PATH = '/api/admin/projects/:projectId/features/:featureName/environments/:environment/variants';
 const FLAG_PATH = '/api/admin/projects/:projectId/features/:featureName/variants';
+const IF_MATCH =
+  " With `If-Match` (the ETag of the environment's variants), variants that changed since they were read are refused with 412 and nothing changes; the answer carries the new ETag.";
 const WEIGHTS =
   'Weights are normalised: fixed weights are kept, variable ones share what is left of 1000 (the first variable variants in the order sent get the remainder), and the list is stored sorted by name.';
 
@@ -39,12 +42,17 @@ export const variantRoutes = (deps: Deps) =>
           tags,
           operationId: 'getEnvironmentFeatureVariants',
           summary: 'Get the variants of a flag in an environment',
-          description: 'The variants of the flag in this environment, sorted by name.',
+          description:
+            'The variants of the flag in this environment, sorted by name. The `ETag` header identifies them; send it as `If-Match` with a PUT or PATCH of these variants to refuse the write (412) if they changed meanwhile.',
           params: FlagEnvironmentParams,
           response: { 200: FeatureVariantsSchema, ...errorResponses(400, 401, 403, 404) },
         },
       },
-      async (request) => getEnvironmentVariants(deps, target(request.params), request.params.environment),
+      async (request, reply) =>
+        withEtag(
+          reply,
+          await getEnvironmentVariants(deps, target(request.params), request.params.environment),
+        ),
     );
 
     app.put(
@@ -55,19 +63,24 @@ export const variantRoutes = (deps: Deps) =>
           tags,
           operationId: 'overwriteEnvironmentFeatureVariants',
           summary: 'Replace the variants of a flag in an environment',
-          description: `Replaces the whole list and records \`feature-environment-variants-updated\`. ${WEIGHTS}`,
+          description: `Replaces the whole list and records \`feature-environment-variants-updated\`. ${WEIGHTS}${IF_MATCH}`,
           params: FlagEnvironmentParams,
+          headers: IfMatchHeaders,
           body: VariantsBody,
-          response: { 200: FeatureVariantsSchema, ...errorResponses(400, 401, 403, 404, 413, 415) },
+          response: { 200: FeatureVariantsSchema, ...errorResponses(400, 401, 403, 404, 412, 413, 415) },
         },
       },
-      async (request) =>
-        changeEnvironmentVariants(
-          deps,
-          target(request.params),
-          request.params.environment,
-          { replace: request.body },
-          actor(request),
+      async (request, reply) =>
+        withEtag(
+          reply,
+          await changeEnvironmentVariants(
+            deps,
+            target(request.params),
+            request.params.environment,
+            { replace: request.body },
+            actor(request),
+            request.headers['if-match'],
+          ),
         ),
     );
 
@@ -79,19 +92,24 @@ export const variantRoutes = (deps: Deps) =>
           tags,
           operationId: 'patchEnvironmentsFeatureVariants',
           summary: 'Patch the variants of a flag in an environment',
-          description: `Applies an RFC 6902 JSON Patch to the variants array (all or nothing), validates the result as a PUT body and records \`feature-environment-variants-updated\`. ${WEIGHTS}`,
+          description: `Applies an RFC 6902 JSON Patch to the variants array (all or nothing), validates the result as a PUT body and records \`feature-environment-variants-updated\`. ${WEIGHTS}${IF_MATCH}`,
           params: FlagEnvironmentParams,
+          headers: IfMatchHeaders,
           body: PatchBody,
-          response: { 200: FeatureVariantsSchema, ...errorResponses(400, 401, 403, 404, 413, 415) },
+          response: { 200: FeatureVariantsSchema, ...errorResponses(400, 401, 403, 404, 412, 413, 415) },
         },
       },
-      async (request) =>
-        changeEnvironmentVariants(
-          deps,
-          target(request.params),
-          request.params.environment,
-          { patch: request.body },
-          actor(request),
+      async (request, reply) =>
+        withEtag(
+          reply,
+          await changeEnvironmentVariants(
+            deps,
+            target(request.params),
+            request.params.environment,
+            { patch: request.body },
+            actor(request),
+            request.headers['if-match'],
+          ),
         ),
     );
 

@@ -3,6 +3,7 @@ import type { Deps } from '../../deps.js';
 import { type Db, transaction } from '../../platform/db/index.js';
 import type { Principal } from '../../platform/http/auth.js';
 import { type ErrorDetail, invalid, notFound } from '../../platform/http/errors.js';
+import { checkIfMatch } from '../../platform/http/etag.js';
 import { applyJsonPatch, PatchError, type PatchOperation } from '../../platform/json-patch.js';
 import { appendEvent } from '../events/index.js';
 import { findFlagArchivedState, lockFlag } from '../flags/index.js';
@@ -117,9 +118,12 @@ export async function changeEnvironmentVariants(
   environment: string,
   change: { replace: VariantInputType[] } | { patch: PatchBodyType },
   by: Principal,
+  ifMatch?: string,
 ) {
   return transaction(deps.database.db, async (tx) => {
     const env = pick(await loadFlag(tx, t.projectId, t.featureName), t.featureName, environment);
+    // Read after the flag's lock: of writers holding one ETag, only the first to lock passes.
+    await checkIfMatch(ifMatch, () => response(env.variants));
     const next =
       'replace' in change ? prepareVariants(change.replace) : patchVariants(env.variants, change.patch);
     await writeEnvironments(tx, t, [env], next, by);

@@ -45,8 +45,9 @@ export type Permission =
 /**
  * What a route needs. `PUBLIC`: no credential at all (health, docs, password check).
  * `NONE`: any authenticated admin-API caller, no specific permission (Unleash's NONE).
+ * `SDK`: a client or a frontend token (OpenFeature OFREP serves both kinds of SDK).
  */
-export type RoutePermission = 'PUBLIC' | 'NONE' | Permission;
+export type RoutePermission = 'PUBLIC' | 'NONE' | 'SDK' | Permission;
 
 export interface Grant {
   permission: Permission;
@@ -87,7 +88,7 @@ export interface Authenticators {
   projectOfFlag: (name: string) => Promise<string | undefined>;
 }
 
-const CLIENT_PERMISSIONS = new Set<RoutePermission>(['CLIENT', 'FRONTEND']);
+const CLIENT_PERMISSIONS = new Set<RoutePermission>(['CLIENT', 'FRONTEND', 'SDK']);
 
 /** Whether the principal may do `needed` on the given project/environment. */
 export function allows(principal: Principal, needed: Permission, project?: string, environment?: string) {
@@ -100,7 +101,11 @@ export function allows(principal: Principal, needed: Permission, project?: strin
 }
 
 function credential(request: FastifyRequest): string | undefined {
-  const header = request.headers.authorization;
+  // OFREP clients may send the token as `X-API-Key` instead (SDK routes only).
+  const apiKey = request.headers['x-api-key'];
+  const header =
+    request.headers.authorization ??
+    (request.routeOptions.config.permission === 'SDK' && typeof apiKey === 'string' ? apiKey : undefined);
   if (!header) return undefined;
   // "Bearer <token>" in any letter case, or the bare token as Unleash SDKs send it.
   const value = /^bearer /i.test(header) ? header.slice(7) : header;
@@ -157,14 +162,14 @@ export function registerAuth(app: FastifyInstance, auth: Authenticators) {
     // SDK tokens reach only their own API (client tokens the backend API, frontend tokens the
     // frontend API); every other caller reaches only the admin side.
     const sdkApi = { 'client-token': 'CLIENT', 'frontend-token': 'FRONTEND' }[principal.kind as string];
-    if (sdkApi ? sdkApi !== permission : CLIENT_PERMISSIONS.has(permission)) {
+    if (sdkApi ? sdkApi !== permission && permission !== 'SDK' : CLIENT_PERMISSIONS.has(permission)) {
       throw new AppError(
         'NoAccessError',
         `This ${principal.kind.replace('-', ' ')} cannot be used for this endpoint: it expects a different token type.`,
       );
     }
     // SDK routes serve the token's own scope (principal.scope); the token type was the check.
-    if (permission === 'NONE' || CLIENT_PERMISSIONS.has(permission)) return;
+    if (permission === 'NONE' || permission === 'SDK' || CLIENT_PERMISSIONS.has(permission)) return;
     const params = request.params as Record<string, string | undefined>;
     const environment = params.environment ?? params.environmentId;
     let project = params.projectId ?? params.project;

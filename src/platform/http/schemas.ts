@@ -35,9 +35,11 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   403: 'NoAccessError: the credential lacks the needed permission.',
   404: 'NotFoundError: the requested resource does not exist.',
   409: 'NameExistsError: conflicts with an existing resource.',
+  412: 'PreconditionFailedError: If-Match does not match the current ETag; nothing changed.',
   413: 'PayloadTooLargeError: the body is larger than allowed.',
   415: 'ContentTypeerror: the body must be application/json.',
   429: 'RateLimitError: too many requests; retry after the Retry-After header.',
+  503: 'ServiceUnavailableError: the service cannot take this request now; retry later.',
 };
 
 /** Response schemas for the listed error statuses, all referring to the shared Error shape. */

@@ -4,6 +4,7 @@ import {
   Breadcrumbs,
   Button,
   Card,
+  Fieldset,
   Group,
   Modal,
   MultiSelect,
@@ -22,7 +23,10 @@ import { Empty, ErrorState, Loading, OFF_COLOR, ON_COLOR } from '../components';
 import { ConstraintsEditor, cleanConstraint, describeConstraint } from '../constraints';
 import { keys, useFlag, useSegments } from '../queries';
 import { useCan } from '../session';
-import type { Constraint, FlagEnvironment, Strategy } from '../types';
+import type { Constraint, FlagEnvironment, Strategy, Variant } from '../types';
+import { VariantsEditor, variantsValid, WeightBar } from '../variants';
+import { variantsPayload } from '../weights';
+import { EnvironmentVariants, TagsAndDependencies } from './FlagVariants';
 
 /** A flag: its metadata, and per environment a switch and the ordered strategies. */
 export default function FlagPage() {
@@ -60,6 +64,7 @@ export default function FlagPage() {
       <Text size="sm" c="dimmed">
         Created {new Date(f.createdAt).toLocaleString()} · impression data {f.impressionData ? 'on' : 'off'}
       </Text>
+      <TagsAndDependencies tags={f.tags ?? []} dependencies={f.dependencies ?? []} />
       {f.environments.map((env) => (
         <EnvironmentCard key={env.name} projectId={projectId} flagName={f.name} env={env} />
       ))}
@@ -132,6 +137,9 @@ function EnvironmentCard(props: { projectId: string; flagName: string; env: Flag
                   {(s.segments ?? []).length > 0 && (
                     <Text size="sm">Segments: {(s.segments ?? []).map(segmentName).join(', ')}</Text>
                   )}
+                  {(s.variants ?? []).length > 0 && (
+                    <WeightBar variants={s.variants ?? []} label={`Variants of strategy ${index + 1}`} />
+                  )}
                 </Stack>
                 <Group gap="xs">
                   {can('UPDATE_FEATURE_STRATEGY', projectId, env.name) && (
@@ -157,6 +165,13 @@ function EnvironmentCard(props: { projectId: string; flagName: string; env: Flag
           </Button>
         </Group>
       )}
+      <EnvironmentVariants
+        projectId={projectId}
+        flagName={flagName}
+        env={env}
+        base={base}
+        refresh={refresh}
+      />
       {editing && (
         <StrategyEditor
           flagName={flagName}
@@ -188,6 +203,10 @@ function StrategyEditor(props: {
   const [rollout, setRollout] = useState<number>(Number(strategy?.parameters?.rollout ?? 100));
   const [constraints, setConstraints] = useState<Constraint[]>(strategy?.constraints ?? []);
   const [segmentIds, setSegmentIds] = useState<string[]>((strategy?.segments ?? []).map(String));
+  const [variants, setVariants] = useState<Variant[]>(strategy?.variants ?? []);
+  const [variantStickiness, setVariantStickiness] = useState(
+    strategy?.variants?.[0]?.stickiness ?? 'default',
+  );
   const submit = useMutation({
     mutationFn: () =>
       save(
@@ -201,6 +220,7 @@ function StrategyEditor(props: {
           },
           constraints: constraints.map(cleanConstraint),
           segments: segmentIds.map(Number),
+          variants: variantsPayload(variants, variantStickiness),
         },
         strategy?.id,
       ),
@@ -247,11 +267,19 @@ function StrategyEditor(props: {
             onChange={setSegmentIds}
             searchable
           />
+          <Fieldset legend="Strategy variants" p="xs">
+            <VariantsEditor
+              value={variants}
+              onChange={setVariants}
+              stickiness={variantStickiness}
+              onStickinessChange={setVariantStickiness}
+            />
+          </Fieldset>
           <Group justify="end">
             <Button variant="default" onClick={onClose}>
               Cancel
             </Button>
-            <Button type="submit" loading={submit.isPending}>
+            <Button type="submit" loading={submit.isPending} disabled={!variantsValid(variants)}>
               Save strategy
             </Button>
           </Group>

@@ -18,13 +18,16 @@ import {
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type ColumnDef, flexRender, getCoreRowModel, useReactTable } from '@tanstack/react-table';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import { enc, get, notifyDone, post } from '../api';
 import { Empty, ErrorState, Loading, OFF_COLOR, ON_COLOR } from '../components';
 import { keys, useEnvironments } from '../queries';
 import { useCan } from '../session';
 import type { Flag, SearchFlag } from '../types';
+
+// The health chart is its own chunk: the flag list shows first.
+const ProjectHealth = lazy(() => import('./ProjectHealth'));
 
 const PAGE_SIZE = 200;
 const FLAG_TYPES = ['release', 'experiment', 'operational', 'kill-switch', 'permission'];
@@ -103,6 +106,9 @@ export default function ProjectFlagsPage() {
         </Title>
         {can('CREATE_FEATURE', projectId) && <Button onClick={() => setCreating(true)}>New flag</Button>}
       </Group>
+      <Suspense fallback={null}>
+        <ProjectHealth projectId={projectId} />
+      </Suspense>
       <Group align="end">
         <TextInput
           ref={searchBox}

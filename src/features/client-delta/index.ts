@@ -1,0 +1,1 @@
+export { clientDeltaRoutes } from './client-delta.routes.js';

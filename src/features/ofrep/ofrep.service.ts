@@ -1,0 +1,68 @@
+import { createHash } from 'node:crypto';
+import type { Deps } from '../../deps.js';
+import { decideFlag, type EvaluationEnv } from '../../evaluation/index.js';
+import type { Principal } from '../../platform/http/auth.js';
+import { SDK_STALENESS_MS } from '../frontend-api/index.js';
+import type { ConfigurationCache } from '../snapshot/index.js';
+import { ofrepContext } from './ofrep.context.js';
+import { type OfrepResult, type OfrepScope, ofrepResult, ofrepScope } from './ofrep.payload.js';
+
+function scopeOf(principal: Principal) {
+  return principal.scope ?? { projects: ['*'], environment: 'default' };
+}
+
+/**
+ * The token's flags in its environment, from the in-memory configuration (at most
+ * SDK_STALENESS_MS old, as the client and frontend APIs read it): no database query.
+ */
+async function load(deps: Deps, configuration: ConfigurationCache, principal: Principal) {
+  const config = await configuration.get({ within: SDK_STALENESS_MS });
+  const { projects, environment } = scopeOf(principal);
+  const snapshot = config.environment(environment);
+  const scope = snapshot.memo<OfrepScope>(`ofrep|${[...projects].sort().join(',')}`, () =>
+    ofrepScope(snapshot, projects),
+  );
+  const env: EvaluationEnv = { now: deps.now(), random: Math.random };
+  return { snapshot, scope, environment, env };
+}
+
+/** One flag for the context; `undefined` when the token's scope has no such flag. */
+export async function evaluateOfrepFlag(
+  deps: Deps,
+  configuration: ConfigurationCache,
+  principal: Principal,
+  key: string,
+  raw: Record<string, unknown>,
+): Promise<OfrepResult | undefined> {
+  const { snapshot, scope, environment, env } = await load(deps, configuration, principal);
+  const flag = scope.byName.get(key);
+  if (!flag) return undefined;
+  const context = ofrepContext(raw, environment);
+  return ofrepResult(flag, decideFlag(snapshot.compiled, key, context, env));
+}
+
+/** A bulk answer as sent: its body and a strong ETag made from it. */
+export interface OfrepBulkAnswer {
+  bytes: Buffer;
+  etag: string;
+}
+
+/**
+ * Every flag of the token's scope (off ones too: a missing boolean flag would silently take the
+ * application's default, which may be true) for the context, by name. The ETag is a hash of the
+ * body, so it changes exactly when an answer for this context does.
+ */
+export async function evaluateOfrepFlags(
+  deps: Deps,
+  configuration: ConfigurationCache,
+  principal: Principal,
+  raw: Record<string, unknown>,
+): Promise<OfrepBulkAnswer> {
+  const { snapshot, scope, environment, env } = await load(deps, configuration, principal);
+  const context = ofrepContext(raw, environment);
+  const compiled = snapshot.compiled;
+  const flags = scope.flags.map((flag) => ofrepResult(flag, decideFlag(compiled, flag.name, context, env)));
+  const bytes = Buffer.from(JSON.stringify({ flags, metadata: { environment } }));
+  const etag = `"${createHash('sha256').update(bytes).digest('base64url').slice(0, 32)}"`;
+  return { bytes, etag };
+}

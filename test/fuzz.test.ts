@@ -1,0 +1,416 @@
+import fc from 'fast-check';
+import type { LightMyRequestResponse } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ERROR_KINDS } from '../src/platform/http/errors.js';
+import { startTestApp, type TestApp } from './harness.js';
+
+/**
+ * Issue 17: generated bad input over every operation of the app's own OpenAPI document
+ * (property-based, fast-check). Each run draws an operation and breaks its request: path
+ * parameters (odd strings, bad percent-escapes, 10 KB names), query parameters, the body (wrong
+ * types, missing and extra fields, huge and deeply nested values, NUL, lone surrogates, RTL,
+ * `__proto__` keys, duplicate keys in the raw JSON), the content type, the If-Match header.
+ *
+ * Every answer must be below 500; every 4xx a JSON `{id, name, message}` whose name is one of the
+ * error kinds with its status; and a refused request must leave the event log as it was.
+ *
+ * CI runs a small fixed sample; `npm run fuzz` runs it long (FUZZ_RUNS, FUZZ_SEED to vary).
+ */
+const RUNS = Number(process.env.FUZZ_RUNS ?? 400);
+const SEED = Number(process.env.FUZZ_SEED ?? 17);
+
+type Json = Record<string, unknown>;
+interface Param {
+  name: string;
+  in: string;
+  required?: boolean;
+  schema?: Json;
+}
+interface Operation {
+  method: string;
+  path: string;
+  params: Param[];
+  body: Json | undefined;
+  ifMatch: boolean;
+}
+
+let t: TestApp;
+let operations: Operation[];
+/** Path parameter values that exist, so generated requests also reach past the lookups. */
+const known: Record<string, string> = {
+  projectId: 'default',
+  project: 'default',
+  environment: 'development',
+  featureName: 'fuzz-flag',
+  name: 'fuzz-flag',
+};
+
+beforeAll(async () => {
+  // FUZZ_LOG=1 logs the server's errors (the stack behind a 500).
+  t = await startTestApp(process.env.FUZZ_LOG ? { config: { LOG_LEVEL: 'error' } } : {});
+  const res = await t.request({
+    method: 'GET',
+    url: '/docs/openapi.json',
+    headers: { authorization: undefined },
+  });
+  expect(res.statusCode).toBe(200);
+  const doc = res.json() as { paths: Record<string, Record<string, Json>> };
+  operations = Object.entries(doc.paths).flatMap(([path, ops]) =>
+    Object.entries(ops).map(([method, op]) => {
+      const params = (op.parameters ?? []) as Param[];
+      const content = (op.requestBody as Json | undefined)?.content as
+        | Record<string, { schema: Json }>
+        | undefined;
+      return {
+        method: method.toUpperCase(),
+        path,
+        params,
+        body: content?.['application/json']?.schema,
+        ifMatch: params.some((p) => p.in === 'header' && p.name.toLowerCase() === 'if-match'),
+      };
+    }),
+  );
+  const flag = await t.send('POST', '/api/admin/projects/default/features', { name: 'fuzz-flag' });
+  expect(flag.statusCode).toBe(200);
+  const strategy = await t.send(
+    'POST',
+    '/api/admin/projects/default/features/fuzz-flag/environments/development/strategies',
+    { name: 'default' },
+  );
+  expect(strategy.statusCode).toBe(200);
+  known.strategyId = strategy.json().id;
+}, 60_000);
+afterAll(() => t?.close());
+
+/** A value the schema accepts, as far as a short walk can tell (the start of each mutation). */
+function sample(schema: Json | undefined, depth = 0): unknown {
+  if (!schema || depth > 6) return null;
+  if (schema.example !== undefined) return schema.example;
+  if (Array.isArray(schema.enum)) return schema.enum[0];
+  for (const key of ['anyOf', 'oneOf', 'allOf']) {
+    const options = schema[key] as Json[] | undefined;
+    if (options?.length) return sample(options[0], depth + 1);
+  }
+  switch (schema.type) {
+    case 'object': {
+      const props = (schema.properties ?? {}) as Record<string, Json>;
+      return Object.fromEntries(Object.entries(props).map(([k, s]) => [k, sample(s, depth + 1)]));
+    }
+    case 'array':
+      return [sample(schema.items as Json, depth + 1)];
+    case 'string':
+      return schema.format === 'date-time' ? '2024-01-01T00:00:00.000Z' : 'fuzz';
+    case 'integer':
+    case 'number':
+      return 1;
+    case 'boolean':
+      return true;
+    default:
+      return null;
+  }
+}
+
+const deep = (levels: number, kind: 'array' | 'object') => {
+  let value: unknown = 'bottom';
+  for (let i = 0; i < levels; i++) value = kind === 'array' ? [value] : { a: value };
+  return value;
+};
+
+const ODD_STRINGS = [
+  '',
+  ' ',
+  '\u0000',
+  'a\u0000b',
+  '\uD800',
+  'x\uDFFFy',
+  '\u202Egnp.exe',
+  'שלום עולם',
+  '\uFEFF',
+  '😀'.repeat(50),
+  'n'.repeat(10_240),
+  '../../etc/passwd',
+  "'; DROP TABLE features; --",
+  '__proto__',
+  'constructor',
+  '%00',
+  '{{7*7}}',
+  '2024-13-45T99:99:99Z',
+  'NaN',
+  '-0',
+];
+
+const oddString = fc.oneof(
+  fc.constantFrom(...ODD_STRINGS),
+  fc.string({ unit: 'binary', maxLength: 40 }),
+  fc.string({ unit: 'grapheme', maxLength: 40 }),
+);
+
+/** A value of any type, often the wrong one, sometimes huge or deeply nested. */
+const hostile: fc.Arbitrary<unknown> = fc.oneof(
+  { weight: 4, arbitrary: oddString },
+  {
+    weight: 2,
+    arbitrary: fc.constantFrom(null, true, false, 0, -1, 2 ** 53 + 1, 1e308, -1e308, 0.5, [], {}),
+  },
+  { weight: 1, arbitrary: fc.integer() },
+  { weight: 1, arbitrary: fc.double({ noNaN: true }) },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(
+      deep(400, 'array'),
+      deep(400, 'object'),
+      Array.from({ length: 5000 }, (_, i) => `v${i}`),
+      Object.fromEntries(Array.from({ length: 2000 }, (_, i) => [`k${i}`, i])),
+    ),
+  },
+  { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 3 }) },
+);
+
+/** Replaces, removes or adds one field somewhere in `value` (a copy). */
+function mutate(
+  value: unknown,
+  pathChoice: number,
+  action: 'replace' | 'remove' | 'add',
+  replacement: unknown,
+) {
+  const copy = structuredClone(value);
+  const containers: (Json | unknown[])[] = [];
+  const collect = (v: unknown, depth: number) => {
+    if (depth > 6 || v === null || typeof v !== 'object') return;
+    containers.push(v as Json);
+    for (const child of Object.values(v as Json)) collect(child, depth + 1);
+  };
+  collect(copy, 0);
+  if (containers.length === 0) return replacement;
+  const target = containers[pathChoice % containers.length] as Json;
+  const keys = Object.keys(target);
+  const key = keys.length > 0 ? (keys[pathChoice % keys.length] as string) : 'extra';
+  if (action === 'remove') {
+    if (Array.isArray(target)) target.splice(Number(key), 1);
+    else delete target[key];
+  } else if (action === 'add') {
+    if (Array.isArray(target)) target.push(replacement);
+    else target[`extra${pathChoice}`] = replacement;
+  } else {
+    target[key] = replacement;
+  }
+  return copy;
+}
+
+const CONTENT_TYPES = [
+  'application/json',
+  'application/json',
+  'application/json',
+  'application/json; charset=utf-8',
+  'text/plain',
+  'application/x-www-form-urlencoded',
+  'application/xml',
+  'multipart/form-data; boundary=x',
+  'application/json; charset=latin1',
+  'application/vnd.api+json',
+  '',
+];
+
+const BAD_ESCAPES = [
+  '%',
+  '%zz',
+  '%E0%A4%A',
+  '%C0%AF',
+  '%F0%9F%98',
+  '%00',
+  '%2F',
+  '%25',
+  '%u0041',
+  '%%%',
+  '%ED%A0%80',
+];
+
+interface Draw {
+  op: number;
+  params: { kind: 'known' | 'odd' | 'escape' | 'long'; text: string }[];
+  query: [string, string][];
+  bodyKind: 'mutated' | 'hostile' | 'raw' | 'none';
+  pathChoice: number;
+  action: 'replace' | 'remove' | 'add';
+  value: unknown;
+  raw: string;
+  contentType: string;
+  ifMatch: string | undefined;
+}
+
+const RAW_BODIES = [
+  '{"__proto__":{"polluted":true},"name":"proto"}',
+  '{"constructor":{"prototype":{"polluted":true}}}',
+  '{"name":"a","name":"b","name":{"x":1}}',
+  '{"features":["a"],"features":{"__proto__":{}}}',
+  '[{"op":"add","path":"/__proto__/polluted","value":true}]',
+  '[{"op":"replace","path":"/constructor/prototype/polluted","value":true}]',
+  '{"name":"\\u0000"}',
+  '{"name":"\\ud800"}',
+  '{',
+  '',
+  'null',
+  '"just a string"',
+  '1e999999',
+  `{"name":"${'a'.repeat(10_240)}"}`,
+  '[]'.repeat(3),
+  '\uFEFF{}',
+];
+
+const draw: fc.Arbitrary<Draw> = fc.record({
+  op: fc.nat(),
+  params: fc.array(
+    fc.oneof(
+      { weight: 5, arbitrary: fc.constant({ kind: 'known' as const, text: '' }) },
+      { weight: 2, arbitrary: oddString.map((text) => ({ kind: 'odd' as const, text })) },
+      {
+        weight: 2,
+        arbitrary: fc.constantFrom(...BAD_ESCAPES).map((text) => ({ kind: 'escape' as const, text })),
+      },
+      { weight: 1, arbitrary: fc.constant({ kind: 'long' as const, text: 'p'.repeat(10_240) }) },
+    ),
+    { minLength: 4, maxLength: 4 },
+  ),
+  query: fc.array(
+    fc.tuple(fc.constantFrom('limit', 'offset', 'query', 'type', 'project', '__proto__', 'x'), oddString),
+    {
+      maxLength: 2,
+    },
+  ),
+  bodyKind: fc.constantFrom('mutated', 'mutated', 'mutated', 'hostile', 'raw', 'none'),
+  pathChoice: fc.nat(),
+  action: fc.constantFrom('replace', 'replace', 'remove', 'add'),
+  value: hostile,
+  raw: fc.constantFrom(...RAW_BODIES),
+  contentType: fc.constantFrom(...CONTENT_TYPES),
+  ifMatch: fc
+    .option(fc.constantFrom('"stale"', '*', 'W/"x"', '', '"a", "b"', '\u00ff'), { freq: 3 })
+    .map((v) => v ?? undefined),
+});
+
+/** Builds the request a draw describes (the URL with its path parameters already encoded). */
+function build(d: Draw) {
+  const op = operations[d.op % operations.length] as Operation;
+  let i = 0;
+  const url = op.path.replace(/\{(\w+)\}/g, (_, name: string) => {
+    const p = d.params[i++ % d.params.length] as Draw['params'][number];
+    if (p.kind === 'known') return encodeURIComponent(known[name] ?? 'fuzz');
+    if (p.kind === 'escape') return p.text;
+    // Lone surrogates cannot be percent-encoded as UTF-8: send them as the broken escape.
+    return p.text.replace(/[^A-Za-z0-9._~-]/g, (c) => {
+      try {
+        return encodeURIComponent(c);
+      } catch {
+        return '%ED%A0%80';
+      }
+    });
+  });
+  const query = d.query
+    .map(
+      ([k, v]) =>
+        `${k}=${v.replace(/[^A-Za-z0-9]/g, (c) => `%${c.charCodeAt(0).toString(16).padStart(2, '0').slice(-2)}`)}`,
+    )
+    .join('&');
+  let payload: string | undefined;
+  if (d.bodyKind === 'raw') payload = d.raw;
+  else if (d.bodyKind === 'hostile') payload = JSON.stringify(d.value) ?? 'null';
+  else if (d.bodyKind === 'mutated' && op.body) {
+    payload = JSON.stringify(mutate(sample(op.body), d.pathChoice, d.action, d.value)) ?? 'null';
+  }
+  const headers: Record<string, string | undefined> = {};
+  if (payload !== undefined && d.contentType !== '') headers['content-type'] = d.contentType;
+  if (d.ifMatch !== undefined) headers['if-match'] = d.ifMatch;
+  return { op, method: op.method, url: query ? `${url}?${query}` : url, payload, headers };
+}
+
+async function maxEventId(): Promise<number> {
+  const rows = await t.database.session((run) => run('SELECT coalesce(max(id), 0) AS id FROM events'));
+  return Number(rows[0]?.id);
+}
+
+/** What is wrong with an answer; undefined when it is fine. */
+function problem(res: LightMyRequestResponse): string | undefined {
+  if (res.statusCode >= 500) return 'a server error';
+  if (res.statusCode < 400) return undefined;
+  if (!String(res.headers['content-type']).startsWith('application/json')) {
+    return `content-type ${res.headers['content-type']}`;
+  }
+  let body: Json;
+  try {
+    body = res.json();
+  } catch {
+    return 'an error body that is not JSON';
+  }
+  if (typeof body !== 'object' || body === null) return 'an error body that is not an object';
+  const missing = ['id', 'name', 'message'].filter((key) => typeof body[key] !== 'string');
+  if (missing.length > 0) return `no string ${missing.join(', ')}`;
+  const status = (ERROR_KINDS as Record<string, number>)[body.name as string];
+  if (status === undefined) return `unknown error name ${body.name}`;
+  if (status !== res.statusCode) return `${body.name} with status ${res.statusCode}`;
+  return undefined;
+}
+
+describe('generated bad requests over every operation of the OpenAPI document', () => {
+  it(`answer below 500 with well-formed errors and change nothing when refused (seed ${SEED}, ${RUNS} runs)`, async () => {
+    const failures = new Map<string, string>();
+    const statuses = new Map<number, number>();
+    let changedOnRejection = 0;
+    await fc.assert(
+      fc.asyncProperty(draw, async (d) => {
+        const req = build(d);
+        const before = await maxEventId();
+        const answer = t.request({
+          method: req.method as 'POST',
+          url: req.url,
+          headers: req.headers,
+          ...(req.payload !== undefined && { payload: req.payload }),
+        });
+        let timer: NodeJS.Timeout | undefined;
+        const late = new Promise<'late'>((resolve) => {
+          timer = setTimeout(() => resolve('late'), 10_000);
+        });
+        const res = await Promise.race([answer, late]).finally(() => clearTimeout(timer));
+        if (res === 'late') {
+          failures.set(
+            `${req.op.method} ${req.op.path}: no answer within 10 s`,
+            `${req.method} ${req.url.slice(0, 200)} ${String(req.payload).slice(0, 200)}`,
+          );
+          await answer;
+          return;
+        }
+        if (req.op.path === '/api/admin/maintenance' && res.statusCode < 300) {
+          // A valid request may turn maintenance mode on, where writes get 503 by design: turn it off.
+          const off = await t.send('POST', '/api/admin/maintenance', { enabled: false });
+          expect(off.statusCode).toBeLessThan(300);
+        }
+        statuses.set(res.statusCode, (statuses.get(res.statusCode) ?? 0) + 1);
+        let found = problem(res);
+        if (!found && res.statusCode >= 400 && (await maxEventId()) !== before) {
+          found = 'a refused request recorded an event';
+          changedOnRejection += 1;
+        }
+        if (found) {
+          const key = `${req.op.method} ${req.op.path}: ${found}`;
+          if (!failures.has(key)) {
+            failures.set(
+              key,
+              `${req.method} ${req.url.slice(0, 200)} [${req.headers['content-type']}] ${String(req.payload).slice(0, 200)} → ${res.statusCode} ${res.body.slice(0, 300)}`,
+            );
+          }
+        }
+      }),
+      { seed: SEED, numRuns: RUNS, endOnFailure: true },
+    );
+    const summary = [...statuses].sort(([a], [b]) => a - b).map(([s, n]) => `${s}: ${n}`);
+    console.info(
+      `fuzz seed ${SEED}, ${RUNS} requests over ${operations.length} operations; ${summary.join(', ')}`,
+    );
+    expect([...failures].map(([k, v]) => `${k}\n    ${v}`)).toEqual([]);
+    expect(changedOnRejection).toBe(0);
+    // The generated requests did reach the operations: many refused, some accepted.
+    expect([...statuses.keys()].some((s) => s < 300)).toBe(true);
+    expect((statuses.get(400) ?? 0) + (statuses.get(404) ?? 0)).toBeGreaterThan(RUNS / 4);
+    expect(Object.prototype).not.toHaveProperty('polluted');
+    expect((await t.request({ method: 'GET', url: '/health' })).statusCode).toBe(200);
+  }, 600_000);
+});

@@ -1,0 +1,209 @@
+import type { Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp, uniqueName } from '../harness.js';
+import { createUser, GOOD_PASSWORD } from '../people.js';
+import { axeViolations, type Browser, ensureUiBuilt, launch, screenshot } from './browser.js';
+
+/**
+ * The UI's second wave in headless Chromium against the real service: variants with weights on a
+ * flag, project health, API tokens (secret shown once), users and context fields; each new page
+ * passes axe (WCAG 2 A and AA), and a Viewer sees neither the admin pages nor their edit controls.
+ */
+describe('web UI: variants, health and admin pages (headless Chromium)', () => {
+  let t: TestApp;
+  let url: string;
+  let browser: Browser;
+  let page: Page;
+  const project = uniqueName('ui-admin').replace(/[^a-z0-9-]/gi, '-');
+  const flag = uniqueName('banner').replace(/[^a-z0-9-]/gi, '-');
+
+  beforeAll(async () => {
+    ensureUiBuilt();
+    t = await startTestApp();
+    url = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    browser = await launch();
+    page = browser.page;
+    expect((await t.send('POST', '/api/admin/projects', { id: project, name: project })).statusCode).toBe(
+      201,
+    );
+    const created = await t.send('POST', `/api/admin/projects/${project}/features`, { name: flag });
+    expect(created.statusCode, created.body).toBe(200);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await t?.close();
+  });
+
+  const api = async (path: string) => {
+    const res = await t.send('GET', path);
+    expect(res.statusCode, `${path}: ${res.body}`).toBe(200);
+    return res.json();
+  };
+
+  const check = async (name: string) => {
+    await page.waitForLoadState('networkidle');
+    expect(await axeViolations(page), name).toEqual([]);
+    await screenshot(page, name);
+  };
+
+  const signIn = async (username: string) => {
+    await browser.context.clearCookies();
+    await page.goto(`${url}/projects`);
+    await page.getByLabel('Username or email').fill(username);
+    await page.getByLabel(/^Password/).fill(GOOD_PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'Projects' }).waitFor();
+  };
+
+  const pick = async (scope: Locator, label: string, option: string) => {
+    await scope.getByRole('combobox', { name: label }).click();
+    await page.getByRole('option', { name: option, exact: true }).click();
+  };
+
+  it('sets variants with weights and a payload on a flag, and shows the project health', async () => {
+    const admin = await createUser(t, 'Admin');
+    await signIn(admin.username);
+    await page.goto(`${url}/projects/${project}`);
+    const health = page.getByRole('region', { name: 'Project health' });
+    await health.getByRole('heading', { name: 'Health 100%' }).waitFor();
+    await health
+      .getByRole('img', { name: 'Flags by state: 1 active, 0 potentially stale, 0 stale' })
+      .waitFor();
+    await check('project-health');
+
+    await page.goto(`${url}/projects/${project}/flags/${flag}`);
+    const development = page.getByRole('region', { name: 'Environment development' });
+    await development.getByRole('button', { name: 'Edit variants in development' }).click();
+    const dialog = page.getByRole('dialog', { name: `Variants of ${flag} in development` });
+    await dialog.getByRole('button', { name: 'Add variant' }).click();
+    await dialog.getByRole('button', { name: 'Add variant' }).click();
+    await dialog.getByLabel('Variant 1 name').fill('blue');
+    await dialog.getByLabel('Variant 2 name').fill('red');
+    await dialog.getByRole('checkbox', { name: 'Fixed weight for variant 1' }).check();
+    await dialog.getByLabel('Variant 1 weight %').fill('30');
+    await pick(dialog, 'Variant 1 payload type', 'JSON');
+    await dialog.getByLabel('Variant 1 payload', { exact: true }).fill('{"color":');
+    await dialog.getByText('Not valid JSON.').waitFor();
+    expect(await dialog.getByRole('button', { name: 'Save variants' }).isDisabled()).toBe(true);
+    await dialog.getByLabel('Variant 1 payload', { exact: true }).fill('{"color":"blue"}');
+    await dialog.getByRole('img', { name: 'Variant weights: blue 30%, red 70%' }).waitFor();
+    await check('flag-variants-editor');
+    await dialog.getByRole('button', { name: 'Save variants' }).click();
+    await page.getByText('Variants saved in development.').waitFor();
+
+    const saved = await api(
+      `/api/admin/projects/${project}/features/${flag}/environments/development/variants`,
+    );
+    expect(saved.variants).toEqual([
+      expect.objectContaining({
+        name: 'blue',
+        weight: 300,
+        weightType: 'fix',
+        stickiness: 'default',
+        payload: { type: 'json', value: '{"color":"blue"}' },
+      }),
+      expect.objectContaining({ name: 'red', weight: 700, weightType: 'variable', stickiness: 'default' }),
+    ]);
+    await development.getByRole('img', { name: 'Variants in development: blue 30%, red 70%' }).waitFor();
+    await page.getByText('Tags: none').waitFor();
+    await check('flag-with-variants');
+    expect(browser.errors).toEqual([]);
+  });
+
+  it('creates an API token whose secret is shown once, and deletes it with that secret', async () => {
+    const admin = await createUser(t, 'Admin');
+    await signIn(admin.username);
+    await page.getByRole('link', { name: 'API tokens' }).click();
+    await page.getByRole('heading', { name: 'API tokens' }).waitFor();
+    await page.getByRole('button', { name: 'New API token' }).click();
+    const dialog = page.getByRole('dialog', { name: 'New API token' });
+    const name = uniqueName('sdk');
+    await dialog.getByLabel('Token name').fill(name);
+    await pick(dialog, 'Type', 'Frontend SDK');
+    await pick(dialog, 'Project', project);
+    await pick(dialog, 'Environment', 'production');
+    await check('api-token-create');
+    await dialog.getByRole('button', { name: 'Create token' }).click();
+
+    const shown = page.getByRole('dialog', { name: 'Token created' });
+    const secret = (await shown.getByLabel(`Secret of ${name}`).textContent())?.trim() ?? '';
+    expect(secret).toMatch(new RegExp(`^${project}:production\\.`));
+    await shown.getByRole('button', { name: 'Copy secret' }).waitFor();
+    await check('api-token-secret');
+    const listed = (await api('/api/admin/api-tokens')).tokens.find(
+      (x: { tokenName: string }) => x.tokenName === name,
+    );
+    expect(listed).toEqual(
+      expect.objectContaining({ type: 'frontend', environment: 'production', projects: [project] }),
+    );
+    expect(listed.secret).not.toBe(secret);
+    await shown.getByRole('button', { name: 'Done' }).click();
+    await page.getByRole('cell', { name, exact: true }).waitFor();
+    expect(await page.content()).not.toContain(secret);
+    await check('api-tokens');
+
+    // Deleting takes the full secret (lists hold only its start); a wrong one changes nothing.
+    await page.getByRole('button', { name: `Delete ${name}` }).click();
+    const confirm = page.getByRole('dialog', { name: `Delete ${name}` });
+    await confirm.getByLabel('Token secret').fill(`${secret}x`);
+    await confirm.getByRole('button', { name: 'Delete token' }).click();
+    await page.getByText(`That is not the secret of ${name}.`).waitFor();
+    await confirm.getByLabel('Token secret').fill(secret);
+    await confirm.getByRole('button', { name: 'Delete token' }).click();
+    await page.getByText(`Token ${name} deleted.`).waitFor();
+    const after = (await api('/api/admin/api-tokens')).tokens as { tokenName: string }[];
+    expect(after.some((x) => x.tokenName === name)).toBe(false);
+    expect(browser.errors).toEqual([]);
+  });
+
+  it('creates a user with a role and a context field with legal values', async () => {
+    const admin = await createUser(t, 'Admin');
+    await signIn(admin.username);
+    await page.getByRole('link', { name: 'Users' }).click();
+    await page.getByRole('button', { name: 'New user' }).click();
+    const dialog = page.getByRole('dialog', { name: 'New user' });
+    const username = uniqueName('ana').replace(/[^a-z0-9-]/gi, '-');
+    await dialog.getByLabel('Username').fill(username);
+    await dialog.getByLabel('Name', { exact: true }).fill('Ana Editor');
+    await pick(dialog, 'Role', 'Editor');
+    await dialog.getByRole('button', { name: 'Create user' }).click();
+    await page.getByText(`User ${username} created.`).waitFor();
+    const { users, rootRoles } = await api('/api/admin/user-admin');
+    const editor = rootRoles.find((r: { name: string }) => r.name === 'Editor');
+    expect(users.find((u: { username: string }) => u.username === username)?.rootRole).toBe(editor.id);
+    await check('users');
+
+    await page.getByRole('link', { name: 'Context fields' }).click();
+    await page.getByRole('button', { name: 'New context field' }).click();
+    const field = page.getByRole('dialog', { name: 'New context field' });
+    const fieldName = uniqueName('tier').replace(/[^a-z0-9]/gi, '');
+    await field.getByLabel('Name').fill(fieldName);
+    const values = field.getByRole('combobox', { name: 'Legal values' });
+    await values.fill('gold');
+    await values.press('Enter');
+    await values.fill('silver');
+    await values.press('Enter');
+    await field.getByRole('button', { name: 'Create context field' }).click();
+    await page.getByRole('cell', { name: 'gold, silver' }).waitFor();
+    const context = (await api(`/api/admin/context/${fieldName}`)) as { legalValues: { value: string }[] };
+    expect(context.legalValues.map((v) => v.value)).toEqual(['gold', 'silver']);
+    await check('context-fields');
+    expect(browser.errors).toEqual([]);
+  });
+
+  it('shows a Viewer neither the admin pages nor edit controls', async () => {
+    const viewer = await createUser(t, 'Viewer');
+    await signIn(viewer.username);
+    expect(await page.getByRole('link', { name: 'API tokens' }).count()).toBe(0);
+    expect(await page.getByRole('link', { name: 'Users' }).count()).toBe(0);
+    await page.getByRole('link', { name: 'Context fields' }).click();
+    await page.getByRole('heading', { name: 'Context fields' }).waitFor();
+    await page.getByRole('cell', { name: 'userId' }).waitFor();
+    expect(await page.getByRole('button', { name: 'New context field' }).count()).toBe(0);
+    await page.goto(`${url}/projects/${project}/flags/${flag}`);
+    await page.getByRole('heading', { name: flag, level: 1 }).waitFor();
+    await page.getByRole('img', { name: 'Variants in development: blue 30%, red 70%' }).waitFor();
+    expect(await page.getByRole('button', { name: /variants/i }).count()).toBe(0);
+    expect(browser.errors).toEqual([]);
+  });
+});

@@ -1,0 +1,129 @@
+import { Button, Group, Modal, Stack, Text, Title } from '@mantine/core';
+import { useMutation } from '@tanstack/react-query';
+import { useState } from 'react';
+import { notifyDone, put } from '../api';
+import { Empty } from '../components';
+import { useCan } from '../session';
+import type { FlagEnvironment, Variant } from '../types';
+import { VariantsEditor, variantsValid, WeightBar } from '../variants';
+import { variantsPayload } from '../weights';
+
+/** The environment's variants: the weight bar, and an editor saved with one PUT of the whole list. */
+export function EnvironmentVariants(props: {
+  projectId: string;
+  flagName: string;
+  env: FlagEnvironment;
+  base: string;
+  refresh: () => Promise<unknown>;
+}) {
+  const { projectId, flagName, env, base, refresh } = props;
+  const can = useCan();
+  const [editing, setEditing] = useState(false);
+  const variants = env.variants ?? [];
+  return (
+    <Stack gap="xs" mt="md">
+      <Group justify="space-between">
+        <Title order={3} size="h5">
+          Variants in {env.name}
+        </Title>
+        {can('UPDATE_FEATURE_ENVIRONMENT_VARIANTS', projectId, env.name) && (
+          <Button size="xs" variant="default" onClick={() => setEditing(true)}>
+            Edit variants in {env.name}
+          </Button>
+        )}
+      </Group>
+      {variants.length === 0 ? (
+        <Empty>No variants: the SDKs answer the "disabled" variant.</Empty>
+      ) : (
+        <WeightBar variants={variants} label={`Variants in ${env.name}`} />
+      )}
+      {editing && (
+        <VariantsModal
+          title={`Variants of ${flagName} in ${env.name}`}
+          initial={variants}
+          onClose={() => setEditing(false)}
+          save={async (list) => {
+            await put(`${base}/variants`, list);
+            await refresh();
+            notifyDone(`Variants saved in ${env.name}.`);
+          }}
+        />
+      )}
+    </Stack>
+  );
+}
+
+function VariantsModal(props: {
+  title: string;
+  initial: Variant[];
+  onClose: () => void;
+  save: (variants: Variant[]) => Promise<void>;
+}) {
+  const { title, initial, onClose, save } = props;
+  const [value, setValue] = useState<Variant[]>(initial);
+  const [stickiness, setStickiness] = useState(initial[0]?.stickiness ?? 'default');
+  const submit = useMutation({
+    mutationFn: () => save(variantsPayload(value, stickiness)),
+    onSuccess: onClose,
+  });
+  return (
+    <Modal opened onClose={onClose} size="xl" title={title} closeButtonProps={{ 'aria-label': 'Close' }}>
+      <form
+        onSubmit={(event) => {
+          event.preventDefault();
+          submit.mutate();
+        }}
+      >
+        <Stack>
+          <VariantsEditor
+            value={value}
+            onChange={setValue}
+            stickiness={stickiness}
+            onStickinessChange={setStickiness}
+          />
+          <Group justify="end">
+            <Button variant="default" onClick={onClose}>
+              Cancel
+            </Button>
+            <Button type="submit" loading={submit.isPending} disabled={!variantsValid(value)}>
+              Save variants
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}
+
+/** Tags and parent flags, read-only (edited through the API). */
+export function TagsAndDependencies(props: {
+  tags: { type: string; value: string }[];
+  dependencies: { feature: string; enabled?: boolean; variants?: string[] }[];
+}) {
+  const { tags, dependencies } = props;
+  return (
+    <Stack gap={4}>
+      <Text size="sm">
+        <Text span fw={600}>
+          Tags:{' '}
+        </Text>
+        {tags.length ? tags.map((t) => `${t.type}:${t.value}`).join(', ') : 'none'}
+      </Text>
+      <Text size="sm">
+        <Text span fw={600}>
+          Depends on:{' '}
+        </Text>
+        {dependencies.length
+          ? dependencies
+              .map(
+                (d) =>
+                  `${d.feature} ${d.enabled === false ? 'being off' : 'being on'}${
+                    d.variants?.length ? ` with variant ${d.variants.join(' or ')}` : ''
+                  }`,
+              )
+              .join('; ')
+          : 'no other flag'}
+      </Text>
+    </Stack>
+  );
+}
