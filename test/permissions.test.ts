@@ -59,7 +59,7 @@ const OWNER = new Set([
 ]);
 /** Only Admins (and admin tokens). */
 const ADMIN_ONLY = new Set(['ADMIN', 'CREATE_API_TOKEN', 'DELETE_API_TOKEN']);
-const KNOWN = new Set(['PUBLIC', 'NONE', 'CLIENT', 'FRONTEND', ...EDITOR_ROOT, ...OWNER, ...ADMIN_ONLY]);
+const KNOWN = new Set(['PUBLIC', 'NONE', 'CLIENT', 'FRONTEND', 'SDK', ...EDITOR_ROOT, ...OWNER, ...ADMIN_ONLY]);
 
 type Caller =
   | 'none'
@@ -82,6 +82,8 @@ function expected(caller: Caller, permission: string, project: string | undefine
   if (caller === 'none' || caller === 'expired-pat') return 401;
   if (permission === 'CLIENT') return caller === 'client-token' ? 'allowed' : 403;
   if (permission === 'FRONTEND') return caller === 'frontend-token' ? 'allowed' : 403;
+  // OFREP: either SDK token, nothing else.
+  if (permission === 'SDK') return caller === 'client-token' || caller === 'frontend-token' ? 'allowed' : 403;
   if (caller === 'client-token' || caller === 'frontend-token') return 403;
   if (permission === 'NONE' || caller === 'admin-token' || caller === 'admin') return 'allowed';
   if (caller === 'editor') {
@@ -210,6 +212,8 @@ describe('permission matrix', () => {
           // Signing out would end the callers' sessions: it is public, one caller shows that.
           if (op.path === '/logout' && caller !== 'none') continue;
           const want = expected(caller, op.permission, seen);
+          // An allowed stream never ends; its own tests (client-delta) cover the allowed callers.
+          if (op.path === '/api/client/streaming' && want === 'allowed') continue;
           const res = await t.send(op.method, url, undefined, callerHeaders);
           const denied = res.statusCode === 403 && res.json().name === 'NoAccessError';
           const got: Outcome = res.statusCode === 401 ? 401 : denied ? 403 : 'allowed';

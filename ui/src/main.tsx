@@ -51,7 +51,8 @@ createRoot(document.getElementById('root')!).render(
       defaultColorScheme="light"
       colorSchemeManager={localStorageColorSchemeManager({ key: 'flagship-color-scheme' })}
     >
-      <Notifications />
+      {/* Top right, three at most: at the bottom they covered the Save buttons of tall dialogs. */}
+      <Notifications position="top-right" limit={3} />
       <QueryClientProvider client={queryClient}>
         <RouterProvider router={router} />
       </QueryClientProvider>
