@@ -59,7 +59,16 @@ const OWNER = new Set([
 ]);
 /** Only Admins (and admin tokens). */
 const ADMIN_ONLY = new Set(['ADMIN', 'CREATE_API_TOKEN', 'DELETE_API_TOKEN']);
-const KNOWN = new Set(['PUBLIC', 'NONE', 'CLIENT', 'FRONTEND', 'SDK', ...EDITOR_ROOT, ...OWNER, ...ADMIN_ONLY]);
+const KNOWN = new Set([
+  'PUBLIC',
+  'NONE',
+  'CLIENT',
+  'FRONTEND',
+  'SDK',
+  ...EDITOR_ROOT,
+  ...OWNER,
+  ...ADMIN_ONLY,
+]);
 
 type Caller =
   | 'none'
