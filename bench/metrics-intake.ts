@@ -49,12 +49,13 @@ const SECRET = '*:development.bench-metrics-token-0123456789abcdef';
  * server do not count; transaction ids would, being server-wide), and the autovacuum and
  * autoanalyze rounds among them (each its own transaction, not the service's).
  */
-async function counters(sql: Sql): Promise<{ xacts: number; maintenance: number }> {
-  const [row] = await sql.query<{ xacts: string; maintenance: string }>(
+async function counters(sql: Sql): Promise<{ xacts: number; maintenance: number; xid: number }> {
+  const [row] = await sql.query<{ xacts: string; maintenance: string; xid: string }>(
     `SELECT (SELECT xact_commit + xact_rollback FROM pg_stat_database WHERE datname = current_database()) AS xacts,
-      (SELECT coalesce(sum(autovacuum_count + autoanalyze_count), 0) FROM pg_stat_all_tables) AS maintenance`,
+      (SELECT coalesce(sum(autovacuum_count + autoanalyze_count), 0) FROM pg_stat_all_tables) AS maintenance,
+      pg_snapshot_xmax(pg_current_snapshot())::text AS xid`,
   );
-  return { xacts: Number(row?.xacts), maintenance: Number(row?.maintenance) };
+  return { xacts: Number(row?.xacts), maintenance: Number(row?.maintenance), xid: Number(row?.xid) };
 }
 
 /** Instance i's report: `perReport` flags starting at its own offset, a variant on every fifth. */
@@ -107,8 +108,9 @@ async function run(db: BenchDatabase): Promise<{ rows: Row[]; notes: string[] }>
     await sleep(3000);
 
     let idleRate = 0;
+    let idleWrites = 0;
     let queries = 0;
-    let before = { xacts: 0, maintenance: 0 };
+    let before = { xacts: 0, maintenance: 0, xid: 0 };
     if (engine === 'postgres') {
       // pg_stat_database sees a backend's transactions within ~10 s of their commit.
       await sleep(11_000);
@@ -116,8 +118,9 @@ async function run(db: BenchDatabase): Promise<{ rows: Row[]; notes: string[] }>
       const t0 = performance.now();
       await sleep(10_000);
       const i1 = await counters(sql);
-      idleRate =
-        (i1.xacts - i0.xacts - 1 - (i1.maintenance - i0.maintenance)) / ((performance.now() - t0) / 1000);
+      const idleS = (performance.now() - t0) / 1000;
+      idleRate = (i1.xacts - i0.xacts - 1 - (i1.maintenance - i0.maintenance)) / idleS;
+      idleWrites = (i1.xid - i0.xid) / idleS;
       before = i1;
     }
 
@@ -230,6 +233,17 @@ async function run(db: BenchDatabase): Promise<{ rows: Row[]; notes: string[] }>
         unit: '/s',
         target: 1,
         note: `pg_stat_database of the bench database: ${window} in the ${windowS.toFixed(0)} s window (autovacuum and autoanalyze rounds, ${vacuums}, left out) minus the idle rate ${idleRate.toFixed(2)}/s (${background.toFixed(0)}), over the ${sentS.toFixed(0)} s of sending; an upper bound for the write transactions`,
+      });
+      // Only a transaction that writes is given a transaction id (reads never are): the ids
+      // assigned in the window count the write transactions, of the whole server, though.
+      const writes = after.xid - before.xid - idleWrites * windowS;
+      rows.push({
+        scenario: name,
+        figure: 'write transactions per second above idle (transaction ids assigned)',
+        value: writes / sentS,
+        unit: '/s',
+        target: 1,
+        note: `${after.xid - before.xid} ids in the ${windowS.toFixed(0)} s window minus the idle rate ${idleWrites.toFixed(2)}/s; server-wide, so exact only while nothing else writes to this PostgreSQL server`,
       });
     }
     const failures = (service.output() ?? '').split('\n').filter((l) => /"level":(50|60)/.test(l));

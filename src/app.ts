@@ -1,13 +1,16 @@
 import fastifyCookie from '@fastify/cookie';
 import fastifyRateLimit from '@fastify/rate-limit';
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, { type FastifyInstance } from 'fastify';
-import { trustProxy } from './config.js';
+import type { FastifyInstance } from 'fastify';
 import type { Deps } from './deps.js';
-import { apiTokenRoutes, tokenResolver } from './features/access/index.js';
+import { apiTokenRoutes, edgeValidateRoutes, tokenResolver } from './features/access/index.js';
 import { addonRoutes } from './features/addons/index.js';
 import { applicationRoutes } from './features/applications/index.js';
-import { clientApiRoutes, startRetentionJob } from './features/client-api/index.js';
+import {
+  clientApiRoutes,
+  databaseReporting,
+  type SdkPorts,
+  startRetentionJob,
+} from './features/client-api/index.js';
 import { clientDeltaRoutes } from './features/client-delta/index.js';
 import { contextRoutes } from './features/context/index.js';
 import { dependencyRoutes } from './features/dependencies/index.js';
@@ -15,7 +18,7 @@ import { environmentRoutes } from './features/environments/index.js';
 import { changeVersion, eventRoutes } from './features/events/index.js';
 import { featureTypeRoutes } from './features/feature-types/index.js';
 import { findFlagArchivedState, flagRoutes, startStalenessJob } from './features/flags/index.js';
-import { frontendApiRoutes } from './features/frontend-api/index.js';
+import { corsSettingRoutes, FrontendOrigins, frontendApiRoutes } from './features/frontend-api/index.js';
 import { groupRoutes } from './features/groups/index.js';
 import { instanceRoutes } from './features/instance/index.js';
 import { inviteRoutes } from './features/invites/index.js';
@@ -45,49 +48,17 @@ import {
 } from './features/users/index.js';
 import { variantRoutes } from './features/variants/index.js';
 import { registerAuth } from './platform/http/auth.js';
-import { acceptEmptyBodies } from './platform/http/empty-body.js';
-import {
-  clientErrorResponse,
-  frameworkErrorBody,
-  registerErrorHandling,
-} from './platform/http/error-handler.js';
 import { rateLimitError } from './platform/http/errors.js';
 import { registerHealth } from './platform/http/health.js';
 import { registerMetrics } from './platform/http/metrics.js';
 import { registerDocs, registerOpenApi } from './platform/http/openapi.js';
-import { ErrorSchema } from './platform/http/schemas.js';
-import { lazySerializers } from './platform/http/serialization.js';
+import { createServer } from './platform/http/server.js';
 import { registerUi } from './platform/http/ui.js';
-import { registerValidation } from './platform/http/validation.js';
 import { ReadCache } from './platform/read-cache.js';
 
 /** Builds the HTTP app on the given dependencies; one registration line per slice. */
 export async function buildApp(deps: Deps): Promise<FastifyInstance> {
-  const app = Fastify({
-    logger: { level: deps.config.LOG_LEVEL },
-    bodyLimit: deps.config.BODY_LIMIT,
-    trustProxy: trustProxy(deps.config),
-    // Node's parser errors (oversized headers, garbage) still get a JSON error body.
-    clientErrorHandler: (error, socket) => {
-      if (socket.writable) socket.end(clientErrorResponse(error));
-      else socket.destroy();
-    },
-    routerOptions: { maxParamLength: 500 },
-    // Malformed percent-escapes in the path are rejected before routing; answer them as JSON too.
-    frameworkErrors: (error, _request, reply) => {
-      reply.raw.writeHead(400, { 'content-type': 'application/json; charset=utf-8' });
-      reply.raw.end(JSON.stringify(frameworkErrorBody(error)));
-    },
-    ajv: { customOptions: { strict: false } },
-    schemaController: { compilersFactory: lazySerializers() },
-  }).withTypeProvider<TypeBoxTypeProvider>();
-
-  registerValidation(app);
-  registerErrorHandling(app);
-  // Bodies are JSON or nothing: no text/plain fallback, so anything else is a 415.
-  app.removeContentTypeParser('text/plain');
-  acceptEmptyBodies(app);
-  app.addSchema(ErrorSchema);
+  const app = createServer(deps.config);
   await registerOpenApi(app);
   const reads = new ReadCache(() => changeVersion(deps.database.db), {
     verify: deps.config.READ_CACHE_VERIFY,
@@ -135,6 +106,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   await app.register(flagRoutes(deps, reads));
   await app.register(dependencyRoutes(deps));
   await app.register(apiTokenRoutes(deps));
+  await app.register(edgeValidateRoutes(deps));
   await app.register(variantRoutes(deps));
   await app.register(tagRoutes(deps));
   await app.register(contextRoutes(deps));
@@ -159,10 +131,23 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   await app.register(transferRoutes(deps));
   await app.register(stateRoutes(deps));
   await app.register(playgroundRoutes(deps, configuration));
-  await app.register(clientApiRoutes(deps, configuration));
-  await app.register(clientDeltaRoutes(deps, configuration));
-  await app.register(frontendApiRoutes(deps, configuration));
-  await app.register(ofrepRoutes(deps, configuration));
+  // The SDK-facing APIs stand on ports (an edge replica gives its own, src/edge/).
+  const origins = new FrontendOrigins(deps, configuration);
+  const reporting = databaseReporting(deps, app.log);
+  app.addHook('onClose', () => reporting.close()); // metrics still pending are written
+  const sdk: SdkPorts = {
+    config: deps.config,
+    now: deps.now,
+    configuration,
+    reporting,
+    origins: () => origins.current(),
+    tokenValid: async (secret) => (await tokens(secret)) !== null,
+  };
+  await app.register(corsSettingRoutes(deps, origins));
+  await app.register(clientApiRoutes(sdk));
+  await app.register(clientDeltaRoutes(sdk));
+  await app.register(frontendApiRoutes(sdk));
+  await app.register(ofrepRoutes(sdk));
   await app.register(applicationRoutes(deps));
   await app.register(addonRoutes(deps));
   // The web admin UI (ADR 0012): `/`, its assets, and client routes for browsers.

@@ -35,6 +35,11 @@ const EnvSchema = Type.Object({
   SESSION_TTL_HOURS: Type.Number({ exclusiveMinimum: 0, default: 48 }),
   /** Password logins allowed per minute, per client address and per username. */
   LOGIN_RATE_LIMIT: Type.Integer({ minimum: 1, default: 10 }),
+  /**
+   * API tokens, project tokens and personal (or service account) tokens one caller may create
+   * per minute, per route: keyed by the calling principal (its kind and name).
+   */
+  TOKEN_CREATE_RATE_LIMIT: Type.Integer({ minimum: 1, default: 60 }),
   /** The first admin user of a fresh install (no users yet); a password is generated when unset. */
   INIT_ADMIN_USER: Type.String({ minLength: 1, default: 'admin' }),
   INIT_ADMIN_PASSWORD: Type.Optional(Type.String({ minLength: 1 })),
@@ -52,6 +57,11 @@ const EnvSchema = Type.Object({
    * report before its answer.
    */
   METRICS_BATCH_MS: Type.Integer({ minimum: 0, maximum: 60_000, default: 5000 }),
+  /**
+   * Events (the audit log) older than this many days are deleted by the retention job, except the
+   * newest; 0 = keep them all (the default, as Unleash).
+   */
+  EVENT_RETENTION_DAYS: Type.Number({ minimum: 0, default: 0 }),
   /** How often the retention job runs (one instance at a time); 0 = never. */
   RETENTION_CHECK_SECONDS: Type.Integer({ minimum: 0, default: 600 }),
   /**
@@ -78,6 +88,19 @@ const EnvSchema = Type.Object({
   STREAMING_KEEPALIVE_MS: Type.Integer({ minimum: 10, maximum: 55_000, default: 30_000 }),
   /** Revisions with changes the delta API keeps per environment; older cursors get a hydration. */
   DELTA_RING_SIZE: Type.Integer({ minimum: 1, maximum: 100_000, default: 100 }),
+  /**
+   * Edge mode (src/edge/): the upstream service's root URL (this service or Unleash). Set, the
+   * program runs as a stateless replica without a database, serving the SDK APIs from memory.
+   */
+  UPSTREAM_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
+  /** Edge mode: client tokens (comma-separated) whose environments and projects the edge serves. */
+  UPSTREAM_TOKENS: Type.Optional(Type.String()),
+  /** Edge mode: how often the configuration is fetched again, in seconds (a safety net with streaming). */
+  EDGE_REFRESH_SECONDS: Type.Number({ exclusiveMinimum: 0, default: 15 }),
+  /** Edge mode: follow the upstream's `/api/client/streaming` and fetch at once on each change. */
+  EDGE_STREAMING: Type.Boolean({ default: true }),
+  /** Edge mode: how often collected SDK metrics and registrations go upstream, in seconds. */
+  EDGE_METRICS_SECONDS: Type.Number({ exclusiveMinimum: 0, default: 60 }),
   /** Development aid: every admin read served from memory is checked against a fresh one. */
   READ_CACHE_VERIFY: Type.Boolean({ default: false }),
 });
@@ -101,6 +124,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     LOG_LEVEL: 'silent',
     READ_CACHE_VERIFY: true,
     LOGIN_RATE_LIMIT: 1000,
+    TOKEN_CREATE_RATE_LIMIT: 1000,
     // Tests run the potential-staleness job themselves, at the clock they set.
     STALENESS_CHECK_SECONDS: 0,
     // Tests deliver to integrations themselves (deliverPending) or start the worker.

@@ -2,6 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { buildApp } from './app.js';
 import { loadConfig } from './config.js';
+import { startEdge } from './edge/edge.main.js';
 import { ensureAdminTokens, parseInitTokens } from './features/access/index.js';
 import { ensureAdminUser } from './features/users/index.js';
 import { openDatabase } from './platform/db/database.js';
@@ -13,6 +14,8 @@ async function main() {
   const config = loadConfig();
   const initTokens = parseInitTokens(config.INIT_ADMIN_API_TOKENS);
   const say = (message: string) => process.stdout.write(`${message}\n`);
+  // Edge mode: a replica of an upstream service, without a database (src/edge/).
+  if (config.UPSTREAM_URL) return startEdge(config, say);
 
   let dataDir: string | undefined;
   if (config.DATABASE_URL) {

@@ -183,3 +183,33 @@ describe('concurrent writes to one flag (issue 7)', () => {
     expect(transactionRetries() - retriesBefore, 'transactions retried after a deadlock').toBe(0);
   });
 });
+
+describe('racing creates of one name (issue 17)', () => {
+  it('exactly one of 20 simultaneous creates of a flag, a project and a segment succeeds, with one event', async () => {
+    const flag = uniqueName('raced');
+    const project = uniqueName('raced-p').replace(/[^a-z0-9-]/gi, '-');
+    const segment = uniqueName('raced-s');
+    const creates: [string, string, unknown, string, string][] = [
+      ['flag', '/api/admin/projects/default/features', { name: flag }, 'feature-created', flag],
+      ['project', '/api/admin/projects', { id: project, name: project }, 'project-created', project],
+      ['segment', '/api/admin/segments', { name: segment, constraints: [] }, 'segment-created', segment],
+    ];
+    for (const [what, url, body, type, name] of creates) {
+      const answers = await Promise.all(Array.from({ length: 20 }, () => t.send('POST', url, body)));
+      const codes = answers.map((a) => a.statusCode).sort();
+      expect(
+        codes.filter((c) => c < 300),
+        `${what}: ${codes.join(',')}`,
+      ).toHaveLength(1);
+      const refused = answers.filter((a) => a.statusCode >= 300);
+      expect(new Set(refused.map((a) => `${a.statusCode} ${a.json().name}`)), what).toEqual(
+        new Set(['409 NameExistsError']),
+      );
+      const events = await t.send('GET', `/api/admin/events?type=${type}&limit=1000`);
+      const mine = (events.json().events as { type: string; data?: { name?: string; id?: string } }[]).filter(
+        (e) => e.type === type && (e.data?.name === name || e.data?.id === name),
+      );
+      expect(mine, `${what}: one ${type} event`).toHaveLength(1);
+    }
+  });
+});

@@ -110,6 +110,35 @@ describe('web UI: variants, health and admin pages (headless Chromium)', () => {
     expect(browser.errors).toEqual([]);
   });
 
+  it('does not overwrite variants someone changed while the editor was open (If-Match, 412)', async () => {
+    const edited = uniqueName('raced').replace(/[^a-z0-9-]/gi, '-');
+    expect(
+      (await t.send('POST', `/api/admin/projects/${project}/features`, { name: edited })).statusCode,
+    ).toBe(200);
+    const variantsUrl = `/api/admin/projects/${project}/features/${edited}/environments/development/variants`;
+    await page.goto(`${url}/projects/${project}/flags/${edited}`);
+    const development = page.getByRole('region', { name: 'Environment development' });
+    await development.getByRole('button', { name: 'Edit variants in development' }).click();
+    const dialog = page.getByRole('dialog', { name: `Variants of ${edited} in development` });
+    await dialog.getByRole('button', { name: 'Add variant' }).click();
+    // Someone else saves other variants meanwhile.
+    const other = await t.send('PUT', variantsUrl, [
+      { name: 'green', weight: 1000, weightType: 'variable', stickiness: 'default' },
+    ]);
+    expect(other.statusCode, other.body).toBe(200);
+    await dialog.getByLabel('Variant 1 name').fill('teal');
+    await dialog.getByRole('button', { name: 'Save variants' }).click();
+    await page.getByText('PreconditionFailedError').waitFor();
+    // Their change stands; reopened, the editor starts from it.
+    expect((await api(variantsUrl)).variants.map((v: { name: string }) => v.name)).toEqual(['green']);
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await development.getByRole('img', { name: 'Variants in development: green 100%' }).waitFor();
+    await development.getByRole('button', { name: 'Edit variants in development' }).click();
+    expect(await dialog.getByLabel('Variant 1 name').inputValue()).toBe('green');
+    await dialog.getByRole('button', { name: 'Save variants' }).click();
+    await page.getByText('Variants saved in development.').waitFor();
+  });
+
   it('creates an API token whose secret is shown once, and deletes it with that secret', async () => {
     const admin = await createUser(t, 'Admin');
     await signIn(admin.username);

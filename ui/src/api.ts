@@ -18,17 +18,23 @@ export class ApiError extends Error {
   }
 }
 
-/**
- * A typed request to the service. Paths are relative (`api/admin/...`) so they resolve against the
- * page's <base href>, which carries the service's base path. The session cookie goes along.
- */
-export async function request<T>(path: string, init: { method?: string; body?: unknown } = {}): Promise<T> {
+/** A response body with the ETag that identifies what it shows (for a later `If-Match`). */
+export interface Tagged<T> {
+  body: T;
+  etag: string | undefined;
+}
+
+async function send<T>(
+  path: string,
+  init: { method?: string; body?: unknown; ifMatch?: string | undefined },
+): Promise<Tagged<T>> {
   const response = await fetch(path, {
     method: init.method ?? 'GET',
     credentials: 'same-origin',
     headers: {
       accept: 'application/json',
       ...(init.body !== undefined && { 'content-type': 'application/json' }),
+      ...(init.ifMatch !== undefined && { 'if-match': init.ifMatch }),
     },
     ...(init.body !== undefined && { body: JSON.stringify(init.body) }),
   });
@@ -40,13 +46,29 @@ export async function request<T>(path: string, init: { method?: string; body?: u
     parsed = { message: text.slice(0, 200) };
   }
   if (!response.ok) throw new ApiError(response.status, (parsed ?? {}) as ErrorBody);
-  return parsed as T;
+  return { body: parsed as T, etag: response.headers.get('etag') ?? undefined };
+}
+
+/**
+ * A typed request to the service. Paths are relative (`api/admin/...`) so they resolve against the
+ * page's <base href>, which carries the service's base path. The session cookie goes along.
+ * `ifMatch`: the ETag of what the user edited; the service refuses the write with 412 when it
+ * changed meanwhile, so one person's save never silently undoes another's.
+ */
+export async function request<T>(
+  path: string,
+  init: { method?: string; body?: unknown; ifMatch?: string | undefined } = {},
+): Promise<T> {
+  return (await send<T>(path, init)).body;
 }
 
 export const get = <T>(path: string) => request<T>(path);
+/** A read whose ETag the caller keeps, to send it back with the write that follows. */
+export const getTagged = <T>(path: string) => send<T>(path, {});
 export const post = <T>(path: string, body?: unknown) =>
   request<T>(path, { method: 'POST', body: body ?? {} });
-export const put = <T>(path: string, body: unknown) => request<T>(path, { method: 'PUT', body });
+export const put = <T>(path: string, body: unknown, ifMatch?: string) =>
+  request<T>(path, { method: 'PUT', body, ifMatch });
 export const del = <T>(path: string) => request<T>(path, { method: 'DELETE' });
 
 /** The first detail that says more than the message, if any. */

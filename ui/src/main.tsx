@@ -25,6 +25,8 @@ const queryClient = new QueryClient({
 // autoContrast and shade-8/9 colours keep text on badges and buttons at WCAG AA contrast.
 const theme = createTheme({
   autoContrast: true,
+  // People who ask their system for less motion get no transitions (notifications, modals).
+  respectReducedMotion: true,
   primaryColor: 'indigo',
   primaryShade: { light: 8, dark: 7 },
   components: {

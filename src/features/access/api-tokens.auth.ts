@@ -54,19 +54,37 @@ export function forgetCachedToken(secretHash: string): void {
 export function tokenResolver(db: Db, now: () => number = Date.now): ResolvePrincipal {
   const cache = new Map<string, { principal: Principal; until: number }>();
   caches.add(cache);
-  return async (secret) => {
-    const hash = hashSecret(secret);
-    const hit = cache.get(hash);
-    if (hit && hit.until > now()) return hit.principal;
+  // The hash of each secret found valid, so that a request with a known token costs no sha256
+  // (bounded as the cache; only in memory, never logged). The principal is still kept by hash:
+  // TTL and `forgetCachedToken` apply as before.
+  const hashes = new Map<string, string>();
+  // Lookups of one token in flight at once share one query (a change re-checks the token of every
+  // open stream; a thousand streams of one SDK fleet are one token).
+  const inFlight = new Map<string, Promise<Principal | null>>();
+  const lookup = async (secret: string, hash: string) => {
     const row = await findTokenByHash(db, hash);
     if (!row || (row.expiresAt && row.expiresAt.getTime() <= now())) {
       cache.delete(hash);
+      hashes.delete(secret);
       return null;
     }
     const principal = toPrincipal(row);
     if (cache.size >= CACHE_MAX) cache.clear();
     cache.set(hash, { principal, until: now() + CACHE_TTL_MS });
+    if (hashes.size >= CACHE_MAX) hashes.clear();
+    hashes.set(secret, hash);
     return principal;
+  };
+  return (secret) => {
+    const hash = hashes.get(secret) ?? hashSecret(secret);
+    const hit = cache.get(hash);
+    if (hit && hit.until > now()) return Promise.resolve(hit.principal);
+    let pending = inFlight.get(hash);
+    if (!pending) {
+      pending = lookup(secret, hash).finally(() => inFlight.delete(hash));
+      inFlight.set(hash, pending);
+    }
+    return pending;
   };
 }
 

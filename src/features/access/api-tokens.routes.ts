@@ -4,6 +4,7 @@ import type { Deps } from '../../deps.js';
 import { actor } from '../../platform/http/auth.js';
 import { routes } from '../../platform/http/routes.js';
 import { errorResponses } from '../../platform/http/schemas.js';
+import { perCallerRateLimit } from '../../platform/http/security-headers.js';
 import {
   ApiTokenSchema,
   ApiTokensSchema,
@@ -56,7 +57,10 @@ export const apiTokenRoutes = (deps: Deps) =>
     app.post(
       '/api/admin/api-tokens',
       {
-        config: { permission: 'CREATE_API_TOKEN' },
+        config: {
+          permission: 'CREATE_API_TOKEN',
+          rateLimit: perCallerRateLimit(deps.config.TOKEN_CREATE_RATE_LIMIT),
+        },
         schema: {
           tags: ['API tokens'],
           operationId: 'createApiToken',

@@ -1,2 +1,3 @@
 export { ensureAdminTokens, hashSecret, parseInitTokens, tokenResolver } from './api-tokens.auth.js';
 export { apiTokenRoutes } from './api-tokens.routes.js';
+export { edgeValidateRoutes } from './edge-validate.routes.js';

@@ -3,6 +3,7 @@ import type { Deps } from '../../deps.js';
 import { actor } from '../../platform/http/auth.js';
 import { routes, sendEmpty } from '../../platform/http/routes.js';
 import { errorResponses } from '../../platform/http/schemas.js';
+import { perCallerRateLimit } from '../../platform/http/security-headers.js';
 import { ApiTokenSchema, ApiTokensSchema } from './api-tokens.schemas.js';
 import { CreateProjectApiTokenBody, ProjectTokenParams } from './project-tokens.schemas.js';
 import {
@@ -38,7 +39,10 @@ export const projectTokenRoutes = (deps: Deps) =>
     app.post(
       '/api/admin/projects/:projectId/api-tokens',
       {
-        config: { permission: 'CREATE_PROJECT_API_TOKEN' },
+        config: {
+          permission: 'CREATE_PROJECT_API_TOKEN',
+          rateLimit: perCallerRateLimit(deps.config.TOKEN_CREATE_RATE_LIMIT),
+        },
         schema: {
           tags: ['Projects'],
           operationId: 'createProjectApiToken',

@@ -23,13 +23,18 @@ interface SerialisedFlag {
 const plainFlags = new WeakMap<FlagInput, SerialisedFlag>();
 const inlinedFlags = new WeakMap<FlagInput, SerialisedFlag>();
 
-/** A client-API answer, serialised once per revision and scope, with its strong ETag. */
+/**
+ * A client-API answer, serialised once per revision and scope, with a strong ETag for each of its
+ * two representations (RFC 9110 §8.8.3: the gzip-encoded bytes are not the plain ones).
+ */
 export interface ClientPayload {
   features: ClientFlag[];
   /** The JSON text, made on first use (a 304 never needs it). */
   readonly body: string;
   etag: string;
-  /** The body gzip-compressed, made on first use and kept with the payload (same revision). */
+  /** The ETag of the gzip-encoded representation. */
+  gzipEtag: string;
+  /** The body gzip-compressed, made once and kept with the payload (same revision). */
   gzipped(): Buffer;
 }
 
@@ -149,7 +154,8 @@ export function buildClientPayload(
   // made from the flags' own digests, so a 304 never needs the body, which is joined on first use.
   const hash = createHash('sha256').update(rest);
   for (const flag of flags) hash.update(flag.digest);
-  const etag = `"${hash.digest('base64url').slice(0, 32)}"`;
+  const tag = hash.digest('base64url').slice(0, 32);
+  const etag = `"${tag}"`;
   let body: string | undefined;
   let gzipped: Buffer | undefined;
   const text = () => {
@@ -170,6 +176,7 @@ export function buildClientPayload(
       return text();
     },
     etag,
+    gzipEtag: `"${tag}-gzip"`,
     gzipped: () => {
       gzipped ??= gzipSync(text());
       return gzipped;
@@ -200,7 +207,7 @@ export function matchesEtag(header: string | undefined, etag: string): boolean {
  * the reply is taken untyped because the route's schema describes the JSON, not these bytes.
  */
 export function sendSerialised(reply: FastifyReply, payload: ClientPayload, gzip: boolean) {
-  reply.type('application/json; charset=utf-8').header('Vary', 'Accept-Encoding');
+  reply.type('application/json; charset=utf-8');
   if (gzip) return reply.header('Content-Encoding', 'gzip').send(payload.gzipped());
   return reply.send(payload.body);
 }

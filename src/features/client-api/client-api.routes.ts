@@ -1,25 +1,21 @@
 import { Type } from 'typebox';
-import type { Deps } from '../../deps.js';
 import { actor } from '../../platform/http/auth.js';
 import { routes } from '../../platform/http/routes.js';
 import { errorResponses } from '../../platform/http/schemas.js';
-import type { ConfigurationCache } from '../snapshot/index.js';
 import { acceptsGzip, matchesEtag, sendSerialised } from './client-api.payload.js';
 import {
+  BulkMetricsBody,
   ClientFeaturesHeaders,
   ClientFeaturesResponse,
   MetricsBody,
   RegisterBody,
 } from './client-api.schemas.js';
-import { clientFeature, clientFeatures, recordMetrics, registerClient } from './client-api.service.js';
-import { metricsBatch } from './metrics.batch.service.js';
+import { clientFeature, clientFeatures, recordBulk } from './client-api.service.js';
+import type { SdkPorts } from './sdk-ports.js';
 
-export const clientApiRoutes = (deps: Deps, configuration: ConfigurationCache) =>
+/** The backend SDK API; what SDKs report goes to `ports.reporting` (database or upstream). */
+export const clientApiRoutes = ({ configuration, reporting, now }: SdkPorts) =>
   routes(async (app) => {
-    // Metrics still pending are written when the app closes.
-    const batch = metricsBatch(deps, app.log);
-    app.addHook('onClose', () => batch.close());
-
     app.get(
       '/api/client/features',
       {
@@ -39,18 +35,22 @@ export const clientApiRoutes = (deps: Deps, configuration: ConfigurationCache) =
         },
       },
       async (request, reply) => {
+        const gzip = acceptsGzip(request.headers['accept-encoding']);
         const payload = await clientFeatures(
           configuration,
           actor(request),
           request.headers['unleash-client-spec'],
+          gzip,
         );
-        reply.header('ETag', payload.etag).header('Cache-Control', 'no-cache');
+        // Each representation has its own validator; the 304 compares the one this client gets.
+        const etag = gzip ? payload.gzipEtag : payload.etag;
+        reply.header('ETag', etag).header('Vary', 'Accept-Encoding').header('Cache-Control', 'no-cache');
         // A 304 has no body at all (a JSON `null` would announce Content-Length: 4 and never send it).
-        if (matchesEtag(request.headers['if-none-match'], payload.etag)) {
+        if (matchesEtag(request.headers['if-none-match'], etag)) {
           return reply.code(304).removeHeader('content-type').send();
         }
-        // Pre-serialised (and pre-compressed for SDKs that accept gzip): no per-request work.
-        return sendSerialised(reply, payload, acceptsGzip(request.headers['accept-encoding']));
+        // Pre-serialised and, for SDKs that accept gzip, pre-compressed: no per-request work.
+        return sendSerialised(reply, payload, gzip);
       },
     );
 
@@ -91,7 +91,7 @@ export const clientApiRoutes = (deps: Deps, configuration: ConfigurationCache) =
         },
       },
       async (request, reply) => {
-        await registerClient(deps, actor(request), request.body, request.ip);
+        await reporting.register(actor(request), request.body, request.ip, null);
         return reply.code(202).send(null);
       },
     );
@@ -114,7 +114,30 @@ export const clientApiRoutes = (deps: Deps, configuration: ConfigurationCache) =
         },
       },
       async (request, reply) => {
-        await recordMetrics(deps, actor(request), request.body, request.ip);
+        await reporting.metrics(actor(request), request.body, request.ip, null);
+        return reply.code(202).send(null);
+      },
+    );
+
+    app.post(
+      '/api/client/metrics/bulk',
+      {
+        config: { permission: 'CLIENT' },
+        schema: {
+          tags: ['Unleash Edge'],
+          operationId: 'clientBulkMetrics',
+          summary: 'Send metrics in bulk (edge replicas)',
+          description:
+            "Registrations and usage counts collected by an edge replica; entries of environments other than the token's are left out.",
+          body: BulkMetricsBody,
+          response: {
+            202: Type.Null({ description: 'Accepted.' }),
+            ...errorResponses(400, 401, 403, 413, 415),
+          },
+        },
+      },
+      async (request, reply) => {
+        await recordBulk(reporting, actor(request), request.body, request.ip, now());
         return reply.code(202).send(null);
       },
     );

@@ -64,3 +64,47 @@ export const MetricsBody = Type.Object(
   },
   { description: 'Usage counts of an SDK instance.' },
 );
+
+const BulkRegistration = Type.Object(
+  {
+    appName: Type.String({ minLength: 1, maxLength: 255, description: 'Application name.' }),
+    instanceId: Type.String({ maxLength: 255, description: 'Instance id.' }),
+    environment: Type.String({ description: 'The environment the SDK runs in.' }),
+    sdkVersion: Type.Optional(Type.String({ maxLength: 255, description: 'SDK name and version.' })),
+    strategies: Type.Optional(
+      Type.Array(Type.String({ description: 'A strategy name.' }), {
+        maxItems: 1000,
+        description: 'Strategies the SDK implements.',
+      }),
+    ),
+    connectVia: Type.Optional(Type.Unknown({ description: 'The replicas it connected through.' })),
+    started: Type.Optional(Type.Unknown({ description: 'When the SDK started.' })),
+    interval: Type.Optional(Type.Unknown({ description: 'Its refresh interval.' })),
+  },
+  { description: 'An SDK registration relayed by an edge replica.' },
+);
+
+const BulkMetric = Type.Object(
+  {
+    featureName: Type.String({ minLength: 1, maxLength: 255, description: 'The flag name.' }),
+    appName: Type.String({ minLength: 1, maxLength: 255, description: 'Application name.' }),
+    environment: Type.String({ description: 'The environment the counts were made in.' }),
+    timestamp: Type.Optional(Type.String({ format: 'date-time', description: 'Start of the hour.' })),
+    yes: Type.Integer({ minimum: 0, description: 'Evaluations that were true.' }),
+    no: Type.Integer({ minimum: 0, description: 'Evaluations that were false.' }),
+    variants: Type.Optional(
+      Type.Record(Type.String(), Type.Integer({ minimum: 0 }), { description: 'Counts per variant.' }),
+    ),
+  },
+  { description: "One flag's counts of one application." },
+);
+
+export const BulkMetricsBody = Type.Object(
+  {
+    applications: Type.Array(BulkRegistration, { maxItems: 10_000, description: 'Registrations.' }),
+    metrics: Type.Array(BulkMetric, { maxItems: 100_000, description: 'Usage counts.' }),
+    impactMetrics: Type.Optional(Type.Unknown({ description: 'Not kept by this service.' })),
+    seenTokens: Type.Optional(Type.Unknown({ description: 'Not kept by this service.' })),
+  },
+  { description: 'Registrations and usage counts relayed by an edge replica (Unleash bulkMetricsSchema).' },
+);

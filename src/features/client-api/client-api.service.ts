@@ -1,11 +1,16 @@
 import type { Deps } from '../../deps.js';
-import { transaction } from '../../platform/db/index.js';
 import type { Principal } from '../../platform/http/auth.js';
 import { notFound } from '../../platform/http/errors.js';
-import type { ConfigurationCache } from '../snapshot/index.js';
+import type { Configuration, ConfigurationSource } from '../snapshot/index.js';
 import { buildClientPayload, type ClientPayload, supportsSegments } from './client-api.payload.js';
-import { upsertRegistration } from './client-api.store.js';
 import { metricsBatch } from './metrics.batch.service.js';
+import {
+  type Registration,
+  type SdkReporting,
+  type SdkType,
+  sdkScope,
+  type UsageReport,
+} from './sdk-ports.js';
 
 /**
  * How old the configuration an SDK is served may be when newer changes are known: under a stream
@@ -14,29 +19,73 @@ import { metricsBatch } from './metrics.batch.service.js';
  */
 const SDK_STALENESS_MS = 200;
 
-function scopeOf(principal: Principal) {
-  return principal.scope ?? { projects: ['*'], environment: 'default' };
+const scopeOf = sdkScope;
+
+/** Scopes asked for lately whose payloads are made again as soon as a change arrives. */
+const PREBUILT_SCOPES = 100;
+
+interface Wanted {
+  scope: { projects: string[]; environment: string };
+  inline: boolean;
+  gzip: boolean;
+}
+
+const keyOf = ({ scope, inline }: Wanted) =>
+  `client|${scope.environment}|${[...scope.projects].sort().join(',')}|${inline}`;
+
+const payloadIn = (config: Configuration, wanted: Wanted) =>
+  config
+    .environment(wanted.scope.environment)
+    .memo(keyOf(wanted), () => buildClientPayload(config, wanted.scope, wanted.inline));
+
+/**
+ * Makes the payloads SDKs asked for lately (and their gzip copies) as soon as the configuration
+ * moves, off the request path: the first SDK to poll after a change gets a payload already made
+ * and compressed. Follows the configuration only once some SDK asked (an instance without SDKs
+ * pays nothing); payloads of environments a change did not touch are carried over, not rebuilt.
+ */
+const prebuilders = new WeakMap<ConfigurationSource, Map<string, Wanted>>();
+
+function remember(configuration: ConfigurationSource, wanted: Wanted) {
+  let scopes = prebuilders.get(configuration);
+  if (!scopes) {
+    const known = new Map<string, Wanted>();
+    scopes = known;
+    prebuilders.set(configuration, known);
+    configuration.subscribe((next) => {
+      setImmediate(() => {
+        for (const w of known.values()) {
+          const payload = payloadIn(next, w);
+          if (w.gzip) payload.gzipped();
+        }
+      });
+    });
+  }
+  const key = `${keyOf(wanted)}|${wanted.gzip}`;
+  if (scopes.has(key)) return;
+  if (scopes.size >= PREBUILT_SCOPES) scopes.delete(scopes.keys().next().value as string);
+  scopes.set(key, wanted);
 }
 
 /**
  * The token's payload from the in-memory configuration: no database query per request; built and
- * serialised once per scope and segment mode, and again only when a change touches the token's
- * environment.
+ * serialised (and compressed, `gzip`) once per scope and segment mode, and again only when a
+ * change touches the token's environment, right after that change.
  */
 export async function clientFeatures(
-  configuration: ConfigurationCache,
+  configuration: ConfigurationSource,
   principal: Principal,
   specHeader: string | undefined,
+  gzip = false,
 ): Promise<ClientPayload> {
   const config = await configuration.get({ within: SDK_STALENESS_MS });
-  const scope = scopeOf(principal);
-  const inline = !supportsSegments(specHeader);
-  const key = `client|${scope.environment}|${[...scope.projects].sort().join(',')}|${inline}`;
-  return config.environment(scope.environment).memo(key, () => buildClientPayload(config, scope, inline));
+  const wanted = { scope: scopeOf(principal), inline: !supportsSegments(specHeader), gzip };
+  remember(configuration, wanted);
+  return payloadIn(config, wanted);
 }
 
 export async function clientFeature(
-  configuration: ConfigurationCache,
+  configuration: ConfigurationSource,
   principal: Principal,
   specHeader: string | undefined,
   name: string,
@@ -50,24 +99,22 @@ export async function clientFeature(
 export async function registerClient(
   deps: Deps,
   principal: Principal,
-  body: { appName: string; instanceId: string; sdkVersion?: string; strategies?: string[] },
+  body: Registration,
   clientIp: string,
-  /** `frontend` for browser and mobile SDKs (frontend API); backend SDKs leave it unset. */
-  sdkType: 'frontend' | null = null,
+  sdkType: SdkType = null,
 ) {
-  // Application and instance together or not at all.
-  await transaction(deps.database.db, (tx) =>
-    upsertRegistration(tx, {
-      appName: body.appName,
-      instanceId: body.instanceId,
-      environment: scopeOf(principal).environment,
-      sdkVersion: body.sdkVersion ?? null,
-      sdkType,
-      strategies: body.strategies ?? [],
-      clientIp,
-      seenAt: deps.now(),
-    }),
-  );
+  // Application and instance together or not at all, with the next batch write (one transaction
+  // for all SDKs' reports of an interval; written before the answer when METRICS_BATCH_MS is 0).
+  await metricsBatch(deps).register({
+    appName: body.appName,
+    instanceId: body.instanceId,
+    environment: scopeOf(principal).environment,
+    sdkVersion: body.sdkVersion ?? null,
+    sdkType,
+    strategies: body.strategies ?? [],
+    clientIp,
+    seenAt: deps.now(),
+  });
 }
 
 /**
@@ -77,17 +124,9 @@ export async function registerClient(
 export async function recordMetrics(
   deps: Deps,
   principal: Principal,
-  body: {
-    appName: string;
-    instanceId?: string;
-    bucket: {
-      start: string;
-      toggles: Record<string, { yes: number; no: number; variants?: Record<string, number> }>;
-    };
-  },
+  body: UsageReport,
   clientIp?: string,
-  /** `frontend` for browser and mobile SDKs (frontend API); backend SDKs leave it unset. */
-  sdkType: 'frontend' | null = null,
+  sdkType: SdkType = null,
 ) {
   await metricsBatch(deps).add({
     appName: body.appName,
@@ -97,4 +136,70 @@ export async function recordMetrics(
     sdkType,
     bucket: body.bucket,
   });
+}
+
+/** What SDKs report, stored in this service's database; `close` writes the pending batch. */
+export function databaseReporting(
+  deps: Deps,
+  log: { error: (obj: unknown, msg: string) => void },
+): SdkReporting & { close(): Promise<void> } {
+  // Made now, with the app's logger: the batch reports its failed writes there.
+  const batch = metricsBatch(deps, log);
+  return {
+    register: (principal, body, clientIp, sdkType) =>
+      registerClient(deps, principal, body, clientIp, sdkType),
+    metrics: (principal, body, clientIp, sdkType) => recordMetrics(deps, principal, body, clientIp, sdkType),
+    close: () => batch.close(),
+  };
+}
+
+interface BulkBody {
+  applications: (Registration & { environment: string })[];
+  metrics: {
+    featureName: string;
+    appName: string;
+    environment: string;
+    timestamp?: string;
+    yes: number;
+    no: number;
+    variants?: Record<string, number>;
+  }[];
+}
+
+/**
+ * An edge replica's batch (`/api/client/metrics/bulk`): the registrations and counts of the
+ * token's environment go where SDK reports go, counts grouped into one bucket per application and
+ * hour; other environments' entries are left out, as the token could not have read their flags.
+ */
+export async function recordBulk(
+  reporting: SdkReporting,
+  principal: Principal,
+  body: BulkBody,
+  clientIp: string,
+  now: Date,
+) {
+  const { environment } = scopeOf(principal);
+  for (const { environment: where, ...registration } of body.applications) {
+    if (where === environment) await reporting.register(principal, registration, clientIp, null);
+  }
+  const buckets = new Map<string, UsageReport>();
+  for (const metric of body.metrics) {
+    if (metric.environment !== environment) continue;
+    const start = metric.timestamp ?? now.toISOString();
+    const key = `${metric.appName}\u0000${start}`;
+    let report = buckets.get(key);
+    if (!report) {
+      report = { appName: metric.appName, bucket: { start, toggles: {} } };
+      buckets.set(key, report);
+    }
+    const counts = report.bucket.toggles[metric.featureName] ?? { yes: 0, no: 0 };
+    report.bucket.toggles[metric.featureName] = counts;
+    counts.yes += metric.yes;
+    counts.no += metric.no;
+    for (const [variant, count] of Object.entries(metric.variants ?? {})) {
+      counts.variants ??= {};
+      counts.variants[variant] = (counts.variants[variant] ?? 0) + count;
+    }
+  }
+  for (const report of buckets.values()) await reporting.metrics(principal, report, clientIp, null);
 }

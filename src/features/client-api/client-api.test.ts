@@ -83,9 +83,29 @@ describe('GET /api/client/features', () => {
     expect(plain.headers['content-encoding']).toBeUndefined();
     const zipped = await features({ 'accept-encoding': 'gzip, deflate' });
     expect(zipped.headers['content-encoding']).toBe('gzip');
-    expect(zipped.headers.etag).toBe(plain.headers.etag);
     expect(gunzipSync(zipped.rawPayload).toString()).toBe(plain.body);
     expect((await features({ 'accept-encoding': 'gzip;q=0' })).headers['content-encoding']).toBeUndefined();
+    for (const answer of [plain, zipped]) expect(answer.headers.vary).toBe('Accept-Encoding');
+  });
+
+  it('gives the gzip and the plain representation each its own validator (RFC 9110)', async () => {
+    const plain = await features({ 'accept-encoding': 'identity' });
+    const zipped = await features({ 'accept-encoding': 'gzip, deflate' });
+    const [plainTag, zippedTag] = [plain.headers.etag as string, zipped.headers.etag as string];
+    expect(plainTag).toMatch(/^"[\w-]+"$/);
+    expect(zippedTag).toMatch(/^"[\w-]+"$/);
+    expect(zippedTag).not.toBe(plainTag);
+    // Each validates its own representation only.
+    expect((await features({ 'accept-encoding': 'gzip', 'if-none-match': zippedTag })).statusCode).toBe(304);
+    expect((await features({ 'accept-encoding': 'identity', 'if-none-match': plainTag })).statusCode).toBe(
+      304,
+    );
+    const crossed = await features({ 'accept-encoding': 'identity', 'if-none-match': zippedTag });
+    expect(crossed.statusCode).toBe(200);
+    expect(crossed.headers.etag).toBe(plainTag);
+    const other = await features({ 'accept-encoding': 'gzip', 'if-none-match': plainTag });
+    expect(other.statusCode).toBe(200);
+    expect(other.headers['content-encoding']).toBe('gzip');
   });
 
   it('inlines segment constraints for SDKs without segment support', async () => {

@@ -2,6 +2,7 @@ import type { Deps } from '../../deps.js';
 import { transaction } from '../../platform/db/index.js';
 import { noteUnloggedChange } from '../events/index.js';
 import { lockFlagsInOrder, markFlagsSeen } from '../flags/index.js';
+import { type Registration, upsertRegistration } from './client-api.store.js';
 import {
   addCounts,
   addVariantCounts,
@@ -55,6 +56,7 @@ export class MetricsBatch {
   private counts = new Map<string, CountRow>();
   private variants = new Map<string, VariantRow>();
   private instances = new Map<string, InstanceRow>();
+  private registrations = new Map<string, Registration>();
   private writing: Promise<void> = Promise.resolve();
   private timer: NodeJS.Timeout | undefined;
   readonly stats = { reports: 0, writes: 0, dropped: 0 };
@@ -65,7 +67,7 @@ export class MetricsBatch {
   ) {}
 
   private get size() {
-    return this.counts.size + this.variants.size + this.instances.size;
+    return this.counts.size + this.variants.size + this.instances.size + this.registrations.size;
   }
 
   async add(report: MetricsReport): Promise<void> {
@@ -103,6 +105,25 @@ export class MetricsBatch {
         type: report.sdkType,
       });
     }
+    await this.schedule();
+  }
+
+  /**
+   * An SDK announcing itself: the application and instance are upserted with the next write, in
+   * its transaction (the latest announcement of an instance wins).
+   */
+  async register(registration: Registration): Promise<void> {
+    if (this.size > DROP_AT_ROWS) {
+      this.stats.dropped++;
+      this.log.error({ appName: registration.appName }, 'registration dropped: the pending batch is full');
+      return;
+    }
+    const { appName, environment, instanceId } = registration;
+    this.registrations.set(key(appName, environment, instanceId), registration);
+    await this.schedule();
+  }
+
+  private async schedule() {
     const every = this.deps.config.METRICS_BATCH_MS;
     if (every === 0 || this.size >= FLUSH_AT_ROWS) await this.flush();
     else this.timer ??= setTimeout(() => void this.flush().catch(() => {}), every).unref();
@@ -122,12 +143,14 @@ export class MetricsBatch {
     const counts = this.counts;
     const variants = this.variants;
     const instances = this.instances;
+    const registrations = this.registrations;
     this.counts = new Map();
     this.variants = new Map();
     this.instances = new Map();
+    this.registrations = new Map();
     let wrote: boolean;
     try {
-      wrote = await this.store(byKey(counts), byKey(variants), byKey(instances));
+      wrote = await this.store(byKey(counts), byKey(variants), byKey(instances), byKey(registrations));
       this.stats.writes++;
     } catch (error) {
       // Kept for the next write (added to what came meanwhile).
@@ -140,6 +163,7 @@ export class MetricsBatch {
         this.variants.set(k, now ? { ...r, count: r.count + now.count } : r);
       }
       for (const [k, r] of instances) if (!this.instances.has(k)) this.instances.set(k, r);
+      for (const [k, r] of registrations) if (!this.registrations.has(k)) this.registrations.set(k, r);
       this.log.error({ err: error }, 'metrics batch write failed; retried with the next one');
       const every = this.deps.config.METRICS_BATCH_MS;
       if (every > 0) this.timer ??= setTimeout(() => void this.flush().catch(() => {}), every).unref();
@@ -151,7 +175,12 @@ export class MetricsBatch {
   }
 
   /** One transaction; answers whether any existing flag was counted. */
-  private store(counts: CountRow[], variants: VariantRow[], instances: InstanceRow[]): Promise<boolean> {
+  private store(
+    counts: CountRow[],
+    variants: VariantRow[],
+    instances: InstanceRow[],
+    registrations: Registration[],
+  ): Promise<boolean> {
     const seenAt = this.deps.now().toISOString();
     return transaction(this.deps.database.db, async (tx) => {
       // Only flags that exist are counted; unknown names are kept apart, bounded.
@@ -184,6 +213,8 @@ export class MetricsBatch {
         tx,
         variants.filter((v) => known.has(v.flag)),
       );
+      // Announcements first: an instance that also reported counts then has its newest last-seen.
+      for (const registration of registrations) await upsertRegistration(tx, registration);
       await touchInstances(tx, instances);
       await recordUnknown(tx, byKey(unknown));
       return seen.size > 0;

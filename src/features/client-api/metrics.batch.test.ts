@@ -64,6 +64,25 @@ describe('metrics intake in batches (METRICS_BATCH_MS)', () => {
     expect(seen.json().lastSeenAt).toEqual(expect.any(String));
   });
 
+  it('writes registrations with the batch: nothing per request, all of an interval together', async () => {
+    const appName = uniqueName('batched-reg');
+    const ids = Array.from({ length: 10 }, (_, i) => `pod-${i}`);
+    for (const instanceId of ids) {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/client/register',
+        headers: { authorization: token },
+        payload: { appName, instanceId, sdkVersion: 'unleash-client-node:6.12.0', strategies: ['default'] },
+      });
+      expect(res.statusCode).toBe(202);
+    }
+    // Not written when answered: one write per interval, whatever the number of SDKs.
+    expect((await t.send('GET', `/api/admin/metrics/applications/${appName}`)).statusCode).toBe(404);
+    await expect.poll(() => instances(appName), { timeout: BATCH_MS * 3, interval: 250 }).toEqual(ids);
+    const application = (await t.send('GET', `/api/admin/metrics/applications/${appName}`)).json();
+    expect(application.strategies.map((s: { name: string }) => s.name)).toEqual(['default']);
+  });
+
   it('writes what is pending when the app closes', async () => {
     const flag = uniqueName('closing-flag');
     await api(t).createFlag('default', { name: flag });

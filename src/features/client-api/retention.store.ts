@@ -13,6 +13,8 @@ export interface Removed {
   metrics: number;
   variantMetrics: number;
   unknownFlags: number;
+  /** Events past EVENT_RETENTION_DAYS (deleted by the events slice, in the same transaction). */
+  events: number;
 }
 
 const deleted = async (db: Kysely<DB>, query: ReturnType<typeof sql>) =>
@@ -22,7 +24,10 @@ const deleted = async (db: Kysely<DB>, query: ReturnType<typeof sql>) =>
  * Deletes what SDKs reported before the cutoffs. Applications stay (Unleash keeps them, and their
  * admin-edited fields); an hourly row is deleted once its hour started before the metrics cutoff.
  */
-export async function deleteExpiredClientData(db: Kysely<DB>, c: RetentionCutoffs): Promise<Removed> {
+export async function deleteExpiredClientData(
+  db: Kysely<DB>,
+  c: RetentionCutoffs,
+): Promise<Omit<Removed, 'events'>> {
   return {
     instances: await deleted(db, sql`DELETE FROM client_instances WHERE last_seen < ${c.instancesBefore}`),
     metrics: await deleted(db, sql`DELETE FROM client_metrics_env WHERE timestamp < ${c.metricsBefore}`),

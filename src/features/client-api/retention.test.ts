@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api } from '../../../test/api.js';
 import { configSql } from '../../../test/config-sql.js';
 import { startTestApp, type TestApp, uniqueName } from '../../../test/harness.js';
-import { testConfig } from '../../config.js';
+import { type Config, testConfig } from '../../config.js';
 import { JOB_LEASES, takeJobLease, transaction } from '../../platform/db/index.js';
 import { deleteExpiredClientReports } from './index.js';
 
@@ -23,6 +23,12 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const runJob = () => deleteExpiredClientReports({ database: t.database, now, config: testConfig(RETENTION) });
+const runJobWith = (overrides: Partial<Config>) =>
+  deleteExpiredClientReports({
+    database: t.database,
+    now,
+    config: testConfig({ ...RETENTION, ...overrides }),
+  });
 
 /** Registers an instance and reports one known and one unknown flag, at the clock's time. */
 async function report(appName: string, instanceId: string, unknown: string) {
@@ -100,6 +106,51 @@ describe('the client data retention job', () => {
       clock = null;
     }
     expect(await instanceIds(appName)).toEqual([]);
+  });
+
+  it('deletes events past EVENT_RETENTION_DAYS, keeps recent ones and the newest, and keeps counts right', async () => {
+    const old = uniqueName('aged-flag');
+    const recent = uniqueName('recent-flag');
+    await api(t).createFlag('default', { name: old });
+    await api(t).createFlag('default', { name: recent });
+    const history = async (name: string) =>
+      (await t.send('GET', `/api/admin/events/${name}`)).json().events.map((e: { type: string }) => e.type);
+    const total = async () => (await t.send('GET', '/api/admin/events')).json().totalEvents as number;
+    // Ten days old: the events of the first flag only (the database sets created_at).
+    await t.database.session((run) =>
+      run(`UPDATE events SET created_at = now() - interval '10 days' WHERE feature_name = $1`, [old]),
+    );
+    const before = await total();
+    expect(before).toBe(await api(t).count('events'));
+    expect(await history(old)).toEqual(['feature-created']);
+
+    // 0, the default, keeps every event, however old.
+    expect(testConfig().EVENT_RETENTION_DAYS).toBe(0);
+    expect(await runJobWith({ EVENT_RETENTION_DAYS: 0 })).toMatchObject({ events: 0 });
+    expect(await total()).toBe(before);
+
+    // Seven days: the ten-day-old events go; the admin reads (cached per change version) see it.
+    expect(await runJobWith({ EVENT_RETENTION_DAYS: 7 })).toMatchObject({ events: 1 });
+    expect(await history(old)).toEqual([]);
+    expect(await history(recent)).toEqual(['feature-created']);
+    expect(await total()).toBe(before - 1);
+    expect(await total()).toBe(await api(t).count('events'));
+
+    // Everything old: all but the newest event go (its id is the configuration's revision).
+    const newest = (await t.send('GET', '/api/admin/events')).json().events[0].id;
+    await t.database.session((run) => run(`UPDATE events SET created_at = now() - interval '30 days'`));
+    await runJobWith({ EVENT_RETENTION_DAYS: 7 });
+    const left = (await t.send('GET', '/api/admin/events')).json();
+    expect(left.events.map((e: { id: number }) => e.id)).toEqual([newest]);
+    expect(left.totalEvents).toBe(1);
+    // And the service goes on: a new change is an event after it, and SDKs see the flags.
+    await api(t).createFlag('default', { name: uniqueName('after-retention') });
+    expect(await total()).toBe(2);
+    const client = await t.send('GET', '/api/client/features', undefined, { authorization: token });
+    expect(client.statusCode).toBe(200);
+    expect(client.json().features.map((f: { name: string }) => f.name)).toEqual(
+      expect.arrayContaining([old, recent]),
+    );
   });
 
   it.runIf(process.env.TEST_ENGINE === 'postgres')(

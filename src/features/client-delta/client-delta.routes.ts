@@ -1,22 +1,19 @@
 import { Type } from 'typebox';
-import type { Deps } from '../../deps.js';
 import { actor } from '../../platform/http/auth.js';
 import { routes, sendEmpty } from '../../platform/http/routes.js';
 import { errorResponses } from '../../platform/http/schemas.js';
-import { tokenResolver } from '../access/index.js';
-import type { ConfigurationCache } from '../snapshot/index.js';
+import type { SdkPorts } from '../client-api/index.js';
 import { DeltaHeaders, DeltaResponse, StreamingHeaders, StreamingResponse } from './client-delta.schemas.js';
 import { ClientDelta, cursorOf, parseCursor, scopeOf } from './client-delta.service.js';
 import { Streams } from './client-delta.stream.js';
 
-export const clientDeltaRoutes = (deps: Deps, configuration: ConfigurationCache) =>
+export const clientDeltaRoutes = ({ config, configuration, tokenValid }: SdkPorts) =>
   routes(async (app) => {
-    const delta = new ClientDelta(configuration, deps.config.DELTA_RING_SIZE);
+    const delta = new ClientDelta(configuration, config.DELTA_RING_SIZE);
     const streams = new Streams(delta, {
-      max: deps.config.STREAMING_MAX_CONNECTIONS,
-      keepAliveMs: deps.config.STREAMING_KEEPALIVE_MS,
+      max: config.STREAMING_MAX_CONNECTIONS,
+      keepAliveMs: config.STREAMING_KEEPALIVE_MS,
     });
-    const tokens = tokenResolver(deps.database.db);
     app.addHook('onReady', async () => streams.start());
     // Before the server closes: open streams would otherwise keep it waiting.
     app.addHook('preClose', async () => {
@@ -75,9 +72,7 @@ export const clientDeltaRoutes = (deps: Deps, configuration: ConfigurationCache)
         // Tokens are checked again while the stream is open; sessions and personal tokens of
         // admins are not API tokens and keep their stream until it ends.
         const stillValid =
-          principal.kind === 'client-token' && secret
-            ? async () => (await tokens(secret)) !== null
-            : async () => true;
+          principal.kind === 'client-token' && secret ? () => tokenValid(secret) : async () => true;
         // Anything that can fail (the configuration's first read) fails before the reply is taken
         // over, as a JSON error.
         await delta.ring(scopeOf(principal).environment);

@@ -1,5 +1,5 @@
 import type { Principal } from '../../platform/http/auth.js';
-import type { Configuration, ConfigurationCache } from '../snapshot/index.js';
+import type { Configuration, ConfigurationSource } from '../snapshot/index.js';
 import { type DeltaEvent, type DeltaScope, EnvironmentDelta } from './client-delta.ring.js';
 
 /** As the client API: SDK reads may be this far behind a known newer revision (ADR 0007). */
@@ -27,7 +27,7 @@ export class ClientDelta {
   private stopped = false;
 
   constructor(
-    private readonly configuration: ConfigurationCache,
+    private readonly configuration: ConfigurationSource,
     private readonly capacity: number,
   ) {}
 

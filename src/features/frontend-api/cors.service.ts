@@ -5,7 +5,7 @@ import { parseOrigins } from '../../platform/http/cors.js';
 import { invalid } from '../../platform/http/errors.js';
 import type { ReadCache } from '../../platform/read-cache.js';
 import { appendEvent } from '../events/index.js';
-import type { ConfigurationCache } from '../snapshot/index.js';
+import type { ConfigurationSource } from '../snapshot/index.js';
 import { FRONTEND_SETTINGS, readFrontendOrigins, writeFrontendOrigins } from './cors.store.js';
 import { SDK_STALENESS_MS } from './frontend-api.service.js';
 
@@ -28,7 +28,7 @@ export class FrontendOrigins {
 
   constructor(
     private readonly deps: Deps,
-    private readonly configuration: ConfigurationCache,
+    private readonly configuration: ConfigurationSource,
   ) {}
 
   async current(): Promise<string[]> {

@@ -1,14 +1,10 @@
 import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
-import type { Deps } from '../../deps.js';
 import { actor } from '../../platform/http/auth.js';
 import { registerCors } from '../../platform/http/cors.js';
 import { routes, sendEmpty } from '../../platform/http/routes.js';
 import { errorResponses } from '../../platform/http/schemas.js';
-import { acceptsGzip, matchesEtag } from '../client-api/index.js';
-import type { ConfigurationCache } from '../snapshot/index.js';
-import { corsSettingRoutes } from './cors.routes.js';
-import { FrontendOrigins } from './cors.service.js';
+import { acceptsGzip, matchesEtag, type SdkPorts } from '../client-api/index.js';
 import { contextFromQuery } from './frontend-api.context.js';
 import type { FrontendAnswer } from './frontend-api.payload.js';
 import {
@@ -62,16 +58,14 @@ function sendAnswer(
 
 /**
  * The Unleash frontend API for browser and mobile SDKs (frontend tokens), under `/api/frontend`
- * with CORS for these paths only: the origins set through `POST /api/admin/ui-config/cors`, else
- * FRONTEND_CORS_ORIGINS.
+ * with CORS for these paths only: `ports.origins` (the service: the origins set through
+ * `POST /api/admin/ui-config/cors`, else FRONTEND_CORS_ORIGINS).
  */
-export const frontendApiRoutes = (deps: Deps, configuration: ConfigurationCache) =>
+export const frontendApiRoutes = (ports: SdkPorts) =>
   routes(async (root) => {
-    const origins = new FrontendOrigins(deps, configuration);
-    await root.register(corsSettingRoutes(deps, origins));
     await root.register(
       routes(async (app) => {
-        await registerCors(app, () => origins.current());
+        await registerCors(app, ports.origins);
 
         app.get(
           '',
@@ -95,8 +89,7 @@ export const frontendApiRoutes = (deps: Deps, configuration: ConfigurationCache)
           async (request, reply) => {
             const query = request.query as Record<string, string | undefined>;
             const answer = await frontendFeatures(
-              deps,
-              configuration,
+              ports,
               actor(request),
               () => contextFromQuery(query),
               request.ip,
@@ -122,8 +115,7 @@ export const frontendApiRoutes = (deps: Deps, configuration: ConfigurationCache)
           },
           async (request, reply) => {
             const answer = await frontendFeatures(
-              deps,
-              configuration,
+              ports,
               actor(request),
               () => (request.body.context ?? {}) as Record<string, unknown>,
               request.ip,
@@ -150,8 +142,7 @@ export const frontendApiRoutes = (deps: Deps, configuration: ConfigurationCache)
           async (request, reply) => {
             reply.header('Cache-Control', 'no-cache');
             return frontendFeature(
-              deps,
-              configuration,
+              ports,
               actor(request),
               () => contextFromQuery(request.query as Record<string, string | undefined>),
               request.ip,
@@ -178,7 +169,7 @@ export const frontendApiRoutes = (deps: Deps, configuration: ConfigurationCache)
             },
           },
           async (request, reply) => {
-            await recordFrontendMetrics(deps, actor(request), request.body);
+            await recordFrontendMetrics(ports, actor(request), request.body);
             return sendEmpty(reply, 200);
           },
         );
@@ -201,7 +192,7 @@ export const frontendApiRoutes = (deps: Deps, configuration: ConfigurationCache)
             },
           },
           async (request, reply) => {
-            await registerFrontendClient(deps, actor(request), request.body, request.ip);
+            await registerFrontendClient(ports, actor(request), request.body, request.ip);
             return sendEmpty(reply, 200);
           },
         );

@@ -1,8 +1,6 @@
-import type { Deps } from '../../deps.js';
 import type { Principal } from '../../platform/http/auth.js';
 import { notFound } from '../../platform/http/errors.js';
-import { recordMetrics, registerClient } from '../client-api/index.js';
-import type { ConfigurationCache } from '../snapshot/index.js';
+import { type SdkPorts, sdkScope } from '../client-api/index.js';
 import { frontendContext } from './frontend-api.context.js';
 import {
   evaluateScope,
@@ -15,9 +13,7 @@ import {
 /** As for the client API: a change reaches frontend SDKs within about this (ADR 0007 addendum). */
 export const SDK_STALENESS_MS = 200;
 
-function scopeOf(principal: Principal) {
-  return principal.scope ?? { projects: ['*'], environment: 'default' };
-}
+const scopeOf = sdkScope;
 
 /**
  * The flags of the token's projects and environment that are enabled for the context, evaluated
@@ -28,8 +24,7 @@ function scopeOf(principal: Principal) {
  * cheaper key for the same context, so a kept answer is found without building the context.
  */
 export async function frontendFeatures(
-  deps: Deps,
-  configuration: ConfigurationCache,
+  { configuration, now: clock }: Pick<SdkPorts, 'configuration' | 'now'>,
   principal: Principal,
   raw: () => Record<string, unknown>,
   clientIp: string,
@@ -38,38 +33,53 @@ export async function frontendFeatures(
   const config = await configuration.get({ within: SDK_STALENESS_MS });
   const { projects, environment } = scopeOf(principal);
   const snapshot = config.environment(environment);
-  const scope = snapshot.memo<FrontendScope>(`frontend|${[...projects].sort().join(',')}`, () =>
-    frontendScope(snapshot, projects),
-  );
+  const memoKey = scopeKey(projects);
+  const scope = snapshot.memo<FrontendScope>(memoKey, () => frontendScope(snapshot, projects));
   // The request's address is part of the context when none is given: part of the key too.
   const sentKey = sent === undefined ? undefined : `${clientIp}|${sent}`;
-  const now = deps.now();
-  const keptFor = (key: string | undefined) => {
-    const kept = key === undefined ? undefined : scope.answers.get(key);
-    return kept && now.getTime() < kept.until ? kept.answer : undefined;
-  };
-  let answer = keptFor(sentKey);
+  const now = clock();
+  const time = now.getTime();
+  let answer = keptFor(scope, sentKey, time);
   if (answer) return { answer, kept: true };
   const { context, key } = frontendContext(raw(), { environment, remoteAddress: clientIp });
-  answer = keptFor(key);
+  answer = keptFor(scope, key, time);
   if (answer) return { answer, kept: true };
   const evaluated = evaluateScope(scope, snapshot.compiled, context, now);
   if (key === undefined || evaluated.random) return { answer: evaluated.answer, kept: false };
-  const until = heldUntil(scope, now.getTime(), context.currentTime !== undefined);
+  const until = heldUntil(scope, time, context.currentTime !== undefined);
   scope.answers.set(sentKey ?? key, { answer: evaluated.answer, until });
   return { answer: evaluated.answer, kept: true };
 }
 
+/** The answer kept for `key` while it holds at `time` (ms), if any. */
+function keptFor(scope: FrontendScope, key: string | undefined, time: number): FrontendAnswer | undefined {
+  const kept = key === undefined ? undefined : scope.answers.get(key);
+  return kept && time < kept.until ? kept.answer : undefined;
+}
+
+/**
+ * The memo key of a token scope's projects (`frontend|` and the sorted names), made once per
+ * projects array: a cached token's principal keeps its array, so a request sorts nothing.
+ */
+const scopeKeys = new WeakMap<readonly string[], string>();
+function scopeKey(projects: readonly string[]): string {
+  let key = scopeKeys.get(projects);
+  if (key === undefined) {
+    key = `frontend|${[...projects].sort().join(',')}`;
+    scopeKeys.set(projects, key);
+  }
+  return key;
+}
+
 /** One flag of the answer; 404 when it is not enabled for the context (or not in the scope). */
 export async function frontendFeature(
-  deps: Deps,
-  configuration: ConfigurationCache,
+  ports: Pick<SdkPorts, 'configuration' | 'now'>,
   principal: Principal,
   raw: () => Record<string, unknown>,
   clientIp: string,
   name: string,
 ) {
-  const { answer } = await frontendFeatures(deps, configuration, principal, raw, clientIp);
+  const { answer } = await frontendFeatures(ports, principal, raw, clientIp);
   const toggle = answer.toggles.find((t) => t.name === name);
   if (!toggle) throw notFound(`Could not find feature flag with name ${name}`);
   return toggle;
@@ -77,7 +87,7 @@ export async function frontendFeature(
 
 /** Frontend SDK usage counts, stored as the client API stores them, in the token's environment. */
 export async function recordFrontendMetrics(
-  deps: Deps,
+  { reporting }: Pick<SdkPorts, 'reporting'>,
   principal: Principal,
   body: {
     appName: string;
@@ -85,18 +95,17 @@ export async function recordFrontendMetrics(
   },
 ) {
   if (!body.bucket) return; // impact metrics only: nothing this service keeps
-  await recordMetrics(deps, principal, { appName: body.appName, bucket: body.bucket }, undefined, 'frontend');
+  await reporting.metrics(principal, { appName: body.appName, bucket: body.bucket }, undefined, 'frontend');
 }
 
 /** A frontend SDK announcing itself: the application and instance, in the token's environment. */
 export async function registerFrontendClient(
-  deps: Deps,
+  { reporting }: Pick<SdkPorts, 'reporting'>,
   principal: Principal,
   body: { appName: string; instanceId?: string; sdkVersion?: string; strategies: string[] },
   clientIp: string,
 ) {
-  await registerClient(
-    deps,
+  await reporting.register(
     principal,
     {
       appName: body.appName,

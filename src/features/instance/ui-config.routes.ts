@@ -3,6 +3,7 @@ import type { Deps } from '../../deps.js';
 import { routes } from '../../platform/http/routes.js';
 import { errorResponses } from '../../platform/http/schemas.js';
 import type { ReadCache } from '../../platform/read-cache.js';
+import { backupRoutes } from './backup.routes.js';
 import { InstanceStatisticsSchema } from './statistics.schemas.js';
 import { getStatistics, getStatisticsCsv } from './statistics.service.js';
 import { UiConfigSchema } from './ui-config.schemas.js';
@@ -61,4 +62,6 @@ export const instanceRoutes = (deps: Deps, reads: ReadCache) =>
           .header('Content-Disposition', 'attachment; filename="instance-statistics.csv"')
           .send(await getStatisticsCsv(deps)),
     );
+
+    await app.register(backupRoutes(deps));
   });

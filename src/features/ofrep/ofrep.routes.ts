@@ -1,14 +1,11 @@
 import type { FastifyError, FastifyReply } from 'fastify';
 import { Type } from 'typebox';
-import type { Deps } from '../../deps.js';
 import { actor } from '../../platform/http/auth.js';
 import { registerCors } from '../../platform/http/cors.js';
 import { AppError } from '../../platform/http/errors.js';
 import { routes } from '../../platform/http/routes.js';
 import { errorResponses } from '../../platform/http/schemas.js';
-import { matchesEtag } from '../client-api/index.js';
-import { FrontendOrigins } from '../frontend-api/index.js';
-import type { ConfigurationCache } from '../snapshot/index.js';
+import { matchesEtag, type SdkPorts } from '../client-api/index.js';
 import {
   OfrepBulkFailure,
   OfrepBulkHeaders,
@@ -49,12 +46,11 @@ function sendBulk(reply: FastifyReply, answer: OfrepBulkAnswer, ifNoneMatch: str
  * OFREP), 413 and 415 keep the service's `Error` body: this context's error handler passes them on
  * to the app's by throwing them again.
  */
-export const ofrepRoutes = (deps: Deps, configuration: ConfigurationCache) =>
+export const ofrepRoutes = (ports: SdkPorts) =>
   routes(async (root) => {
     await root.register(
       routes(async (app) => {
-        const origins = new FrontendOrigins(deps, configuration);
-        await registerCors(app, () => origins.current());
+        await registerCors(app, ports.origins);
 
         app.setErrorHandler((error: FastifyError, request, reply) => {
           const status = error instanceof AppError ? error.status : (error.statusCode ?? 500);
@@ -105,7 +101,7 @@ export const ofrepRoutes = (deps: Deps, configuration: ConfigurationCache) =>
           async (request, reply) => {
             const { key } = request.params;
             const context = (request.body.context ?? {}) as Record<string, unknown>;
-            const result = await evaluateOfrepFlag(deps, configuration, actor(request), key, context);
+            const result = await evaluateOfrepFlag(ports, actor(request), key, context);
             if (!result) {
               return sendJson(reply, 404, {
                 key,
@@ -140,7 +136,7 @@ export const ofrepRoutes = (deps: Deps, configuration: ConfigurationCache) =>
           },
           async (request, reply) => {
             const context = (request.body.context ?? {}) as Record<string, unknown>;
-            const answer = await evaluateOfrepFlags(deps, configuration, actor(request), context);
+            const answer = await evaluateOfrepFlags(ports, actor(request), context);
             return sendBulk(reply, answer, request.headers['if-none-match']);
           },
         );

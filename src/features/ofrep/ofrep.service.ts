@@ -1,40 +1,37 @@
 import { createHash } from 'node:crypto';
-import type { Deps } from '../../deps.js';
 import { decideFlag, type EvaluationEnv } from '../../evaluation/index.js';
 import type { Principal } from '../../platform/http/auth.js';
+import { type SdkPorts, sdkScope } from '../client-api/index.js';
 import { SDK_STALENESS_MS } from '../frontend-api/index.js';
-import type { ConfigurationCache } from '../snapshot/index.js';
 import { ofrepContext } from './ofrep.context.js';
 import { type OfrepResult, type OfrepScope, ofrepResult, ofrepScope } from './ofrep.payload.js';
 
-function scopeOf(principal: Principal) {
-  return principal.scope ?? { projects: ['*'], environment: 'default' };
-}
+const scopeOf = sdkScope;
+type Ports = Pick<SdkPorts, 'configuration' | 'now'>;
 
 /**
  * The token's flags in its environment, from the in-memory configuration (at most
  * SDK_STALENESS_MS old, as the client and frontend APIs read it): no database query.
  */
-async function load(deps: Deps, configuration: ConfigurationCache, principal: Principal) {
+async function load({ configuration, now }: Ports, principal: Principal) {
   const config = await configuration.get({ within: SDK_STALENESS_MS });
   const { projects, environment } = scopeOf(principal);
   const snapshot = config.environment(environment);
   const scope = snapshot.memo<OfrepScope>(`ofrep|${[...projects].sort().join(',')}`, () =>
     ofrepScope(snapshot, projects),
   );
-  const env: EvaluationEnv = { now: deps.now(), random: Math.random };
+  const env: EvaluationEnv = { now: now(), random: Math.random };
   return { snapshot, scope, environment, env };
 }
 
 /** One flag for the context; `undefined` when the token's scope has no such flag. */
 export async function evaluateOfrepFlag(
-  deps: Deps,
-  configuration: ConfigurationCache,
+  ports: Ports,
   principal: Principal,
   key: string,
   raw: Record<string, unknown>,
 ): Promise<OfrepResult | undefined> {
-  const { snapshot, scope, environment, env } = await load(deps, configuration, principal);
+  const { snapshot, scope, environment, env } = await load(ports, principal);
   const flag = scope.byName.get(key);
   if (!flag) return undefined;
   const context = ofrepContext(raw, environment);
@@ -53,12 +50,11 @@ export interface OfrepBulkAnswer {
  * body, so it changes exactly when an answer for this context does.
  */
 export async function evaluateOfrepFlags(
-  deps: Deps,
-  configuration: ConfigurationCache,
+  ports: Ports,
   principal: Principal,
   raw: Record<string, unknown>,
 ): Promise<OfrepBulkAnswer> {
-  const { snapshot, scope, environment, env } = await load(deps, configuration, principal);
+  const { snapshot, scope, environment, env } = await load(ports, principal);
   const context = ofrepContext(raw, environment);
   const compiled = snapshot.compiled;
   const flags = scope.flags.map((flag) => ofrepResult(flag, decideFlag(compiled, flag.name, context, env)));

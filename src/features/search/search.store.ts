@@ -97,7 +97,10 @@ const segmentRows = (names: string[]) =>
 const favorites = (userId: number) =>
   sql`SELECT ff.feature_name FROM favorite_features ff WHERE ff.user_id = ${userId}`;
 
-/** Every condition of the request, AND-ed; the same text serves the page and the total. */
+/**
+ * Every condition of the request but the text (`textSources`), AND-ed over `f` (features); the same
+ * text serves the page and the total.
+ */
 function conditions(r: SearchRequest, ctx: SearchContext): Sql {
   const where: Sql[] = [];
   // Active flags unless the archive is asked for (archived=IS:true or lifecycle includes it).
@@ -114,14 +117,6 @@ function conditions(r: SearchRequest, ctx: SearchContext): Sql {
   } else {
     where.push(sql`f.archived_at IS NULL`);
     if (r.lifecycle) where.push(isIn(currentStage, r.lifecycle, 'text[]'));
-  }
-  if (r.patterns.length > 0) {
-    // One set of names per term, each served by a trigram index; a flag matching any term is in.
-    const branches = r.patterns.map(
-      (p) => sql`SELECT x.name FROM features x WHERE x.name ILIKE ${p} OR x.description ILIKE ${p}
-        UNION SELECT t.feature_name FROM feature_tag t WHERE (t.tag_type || ':' || t.tag_value) ILIKE ${p}`,
-    );
-    where.push(sql`f.name IN (${sql.join(branches, sql` UNION `)})`);
   }
   if (r.project) where.push(isIn(sql`f.project`, r.project, 'text[]'));
   if (r.type) where.push(isIn(sql`f.type`, r.type, 'text[]'));
@@ -236,11 +231,7 @@ function sortJoin(r: SearchRequest): Sql {
 const direction = (key: SortKey, descending: boolean) =>
   sql.raw(`${!key.fixed && descending ? 'DESC' : 'ASC'}${key.nullsLast ? ' NULLS LAST' : ''}`);
 
-/**
- * The page and the number of all matches in one statement: one row, `total` and the page as a JSON
- * array. The total and the page are separate subqueries with the same conditions, so each gets its
- * own plan (an index-only count; an index scan in sort order that stops after the page).
- */
+/** The page and the number of all matches, in one statement (searchStatement). */
 export async function searchFlags(
   db: Kysely<DB>,
   r: SearchRequest,
@@ -267,19 +258,109 @@ export function compileSearch(
   return searchStatement(r, ctx).compile(compiler);
 }
 
+/**
+ * The text filter (`query`): each term a case-insensitive substring of the name, the description or
+ * a tag as type:value. Two sources of flags, each served by trigram indexes on the exact expressions
+ * below: the flags whose name or description matches (a BitmapOr per term, migrations/0010_search.sql),
+ * and the flags carrying a matching tag. Tags are matched in `tags`, one row per distinct tag
+ * (every flag's tag has one, by foreign key; migrations/0028_search_indexes.sql), then their flags
+ * are read from the (type, value, flag) index: a term common to many flags' tags ("simple:") is
+ * matched once per tag instead of once per flag. `row` is what each source selects from `f`.
+ */
+function textSources(r: SearchRequest, where: Sql, row: Sql, join: Sql): Sql {
+  // One branch per term: with every term in one OR, the planner prices the bitmap scans above a
+  // sequential scan (PGlite chose it: 1.5 s for two terms, as ILIKE on every flag).
+  const own = r.patterns.map(
+    (p) => sql`SELECT ${row} FROM features f ${join}
+      WHERE (f.name ILIKE ${p} OR f.description ILIKE ${p}) AND ${where}`,
+  );
+  const tagged = r.patterns.map((p) => sql`(tg.type || ':' || tg.value) ILIKE ${p}`);
+  return sql`${sql.join(own, sql` UNION `)}
+    UNION
+    SELECT ${row} FROM tags tg
+      JOIN feature_tag t ON t.tag_type = tg.type AND t.tag_value = tg.value
+      JOIN features f ON f.name = t.feature_name ${join}
+      WHERE (${sql.join(tagged, sql` OR `)}) AND ${where}`;
+}
+
+/**
+ * `sortBy=environment:<name>` without favorites first: the page as up to three groups (asc: enabled,
+ * disabled, without a row in that environment; desc: disabled, enabled, without), each read in
+ * (created_at, name) order from the flags index with a primary-key probe per flag, stopping after
+ * offset + limit rows, and a group is read only when the groups before it are short of that.
+ * One sort of ≤ 3 × (offset + limit) rows, instead of joining and sorting every flag.
+ */
+function environmentGroups(r: SearchRequest, where: Sql, environment: string): Sql {
+  const n = r.offset + r.limit;
+  const dir = sql.raw(r.descending ? 'DESC' : 'ASC');
+  const row = (enabled: boolean | null) =>
+    enabled === null
+      ? sql`NOT EXISTS (SELECT 1 FROM feature_environments fe
+          WHERE fe.feature_name = f.name AND fe.environment = ${environment})`
+      : sql`EXISTS (SELECT 1 FROM feature_environments fe
+          WHERE fe.feature_name = f.name AND fe.environment = ${environment} AND fe.enabled = ${enabled})`;
+  // `needed` gates the group outside its LIMIT: inside, PostgreSQL may start parallel workers
+  // before it finds the group unneeded (18 ms).
+  const group = (i: number, has: Sql, needed: Sql) => sql`${sql.ref(`g${i}`)} AS MATERIALIZED (
+      SELECT * FROM (SELECT f.name, ${sql.lit(i)} AS k0, f.created_at AS k1, f.name AS k2 FROM features f
+        WHERE ${where} AND ${has}
+        ORDER BY f.created_at ${dir}, f.name ${dir} LIMIT ${n}) g WHERE ${needed})`;
+  const first = !r.descending;
+  return sql.join(
+    [
+      group(0, row(first), sql`true`),
+      group(1, row(!first), sql`(SELECT count(*) FROM g0) < ${n}`),
+      group(2, row(null), sql`(SELECT count(*) FROM g0) + (SELECT count(*) FROM g1) < ${n}`),
+    ],
+    sql`, `,
+  );
+}
+
+/**
+ * The statement: one row, `total` and the page as a JSON array. The total is counted first (`counted`,
+ * kept a subquery of its own by OFFSET 0, so the page reads it instead of counting again) and the
+ * page read only when it reaches past `offset` (an empty result costs one count, not a walk through
+ * every flag in sort order). Three shapes of the page:
+ * - with a text filter, the matches are found once (`m`, from the trigram indexes) and both counted
+ *   and sorted: a text filter cannot follow a sort index, and finding the matches is the cost;
+ * - `sortBy=environment` (without favorites first), the groups of environmentGroups;
+ * - otherwise an index scan in sort order that stops after the page, next to an index-only count.
+ */
 function searchStatement(r: SearchRequest, ctx: SearchContext) {
   const where = conditions(r, ctx);
   const keys = sortKeys(r, ctx);
   const keyColumns = sql.join(keys.map((k, i) => sql`${k.expr} AS ${sql.ref(`k${i}`)}`));
   const order = sql.join(keys.map((k) => sql`${k.expr} ${direction(k, r.descending)}`));
+  const keyOrder = sql.join(keys.map((k, i) => sql`${sql.ref(`k${i}`)} ${direction(k, r.descending)}`));
   const pageOrder = sql.join(keys.map((k, i) => sql`${sql.ref(`p.k${i}`)} ${direction(k, r.descending)}`));
+  const window = sql`LIMIT ${r.limit} OFFSET ${r.offset}`;
+  const reached = sql`counted.total > ${r.offset}`;
+  let ctes: Sql | undefined;
+  let count: Sql;
+  let page: Sql;
+  if (r.patterns.length > 0) {
+    ctes = sql`m AS MATERIALIZED (${textSources(r, where, sql`f.name, ${keyColumns}`, sortJoin(r))})`;
+    count = sql`SELECT count(*) FROM m`;
+    page = sql`SELECT * FROM m WHERE ${reached} ORDER BY ${keyOrder} ${window}`;
+  } else {
+    count = sql`SELECT count(*) FROM features f WHERE ${where}`;
+    if (r.sort.by === 'environment' && !(r.favoritesFirst && ctx.userId !== null)) {
+      ctes = environmentGroups(r, where, r.sort.environment);
+      page = sql`SELECT * FROM (SELECT * FROM g0 UNION ALL SELECT * FROM g1 UNION ALL SELECT * FROM g2) g
+        WHERE ${reached} ORDER BY ${keyOrder} ${window}`;
+    } else {
+      page = sql`SELECT f.name, ${keyColumns} FROM features f ${sortJoin(r)} WHERE ${reached} AND ${where}
+        ORDER BY ${order} ${window}`;
+    }
+  }
   const favorite =
     ctx.userId === null
       ? sql`false`
       : sql`EXISTS (SELECT 1 FROM favorite_features ff WHERE ff.feature_name = f.name AND ff.user_id = ${ctx.userId})`;
   return sql<{ total: number; features: SearchItemRow[] }>`
+    ${ctes ? sql`WITH ${ctes}` : sql``}
     SELECT
-      (SELECT count(*) FROM features f WHERE ${where})::int AS total,
+      counted.total,
       coalesce((SELECT json_agg(json_build_object(
         'name', f.name,
         'type', f.type,
@@ -329,9 +410,9 @@ function searchStatement(r: SearchRequest, ctx: SearchContext) {
               AND c.timestamp >= ${ctx.metricsSince}) m ON true
           WHERE fe.feature_name = f.name), '[]'::json)
       ) ORDER BY ${pageOrder})
-      FROM (SELECT f.name, ${keyColumns} FROM features f ${sortJoin(r)} WHERE ${where}
-            ORDER BY ${order} LIMIT ${r.limit} OFFSET ${r.offset}) p
+      FROM (${page}) p
       JOIN features f ON f.name = p.name
       LEFT JOIN users u ON u.id = f.created_by_user_id), '[]'::json) AS features
+    FROM (SELECT (${count})::int AS total OFFSET 0) counted
   `;
 }

@@ -226,6 +226,30 @@ describe('GET /api/admin/search/features: sorts', () => {
     expect(await names(`sortBy=${sortBy}&sortOrder=desc`)).toEqual(desc ?? [...asc].reverse());
   });
 
+  it('sortBy=environment with filters, text and favorites; flags without a row in it last', async () => {
+    // No flag has a row in an unknown environment: creation order both ways.
+    expect(await names('sortBy=environment:nowhere')).toEqual(ACTIVE_BY_CREATED);
+    expect(await names('sortBy=environment:nowhere&sortOrder=desc')).toEqual(
+      [...ACTIVE_BY_CREATED].reverse(),
+    );
+    expect(await names('query=team&sortBy=environment:production')).toEqual(['bravo', 'charlie', 'alpha']);
+    expect(await names('project=IS:default&sortBy=environment:production&sortOrder=desc')).toEqual([
+      'foxtrot',
+      'alpha',
+      'bravo',
+    ]);
+    const page = await search('sortBy=environment:production&limit=2&offset=2');
+    expect(page.features.map((f) => f.name)).toEqual(['alpha', 'foxtrot']);
+    expect(page.total).toBe(5);
+    expect(await names('favoritesFirst=true&sortBy=environment:production', asUser(userCookie))).toEqual([
+      'charlie',
+      'delta',
+      'bravo',
+      'alpha',
+      'foxtrot',
+    ]);
+  });
+
   it('defaults to createdAt ascending', async () => {
     expect(await names('sortOrder=desc')).toEqual([...ACTIVE_BY_CREATED].reverse());
   });

@@ -1,2 +1,7 @@
-export { Configuration, ConfigurationCache, type EnvironmentSnapshot } from './snapshot.cache.js';
-export type { FlagMeta } from './snapshot.input.js';
+export {
+  Configuration,
+  ConfigurationCache,
+  type ConfigurationSource,
+  type EnvironmentSnapshot,
+} from './snapshot.cache.js';
+export type { FlagMeta, IndexedConfiguration } from './snapshot.input.js';

@@ -84,6 +84,13 @@ export class Configuration {
   }
 }
 
+/** What readers of the configuration use: the cache below, or an edge replica's copy (src/edge/). */
+export interface ConfigurationSource {
+  get(options?: { fresh?: boolean; within?: number }): Promise<Configuration>;
+  /** Calls `listener` with every configuration the source moves to; returns the unsubscribe. */
+  subscribe(listener: (next: Configuration) => void): () => void;
+}
+
 /**
  * The in-memory configuration every evaluation reads (docs/evaluation.md §0.10: no query per
  * flag). It moves to a new revision (newest event id) when one is known: at once on a NOTIFY from
@@ -97,7 +104,7 @@ export class Configuration {
  * revision that were missing (transactions that had not committed yet) are watched: a NOTIFY,
  * whatever id it carries, or a poll that finds one of them, brings them in.
  */
-export class ConfigurationCache {
+export class ConfigurationCache implements ConfigurationSource {
   private current: Configuration | undefined;
   private loading: Promise<Configuration> | undefined;
   private knownRevision = 0;

@@ -2,6 +2,7 @@ import type { Deps } from '../../deps.js';
 import { actor } from '../../platform/http/auth.js';
 import { routes } from '../../platform/http/routes.js';
 import { errorResponses, NoBody } from '../../platform/http/schemas.js';
+import { perCallerRateLimit } from '../../platform/http/security-headers.js';
 import { CreatePatBody, PatSchema } from './pats.schemas.js';
 import {
   CreateServiceAccountBody,
@@ -122,7 +123,10 @@ export const serviceAccountRoutes = (deps: Deps) =>
     app.post(
       '/api/admin/service-account/:id/token',
       {
-        config: { permission: 'ADMIN' },
+        config: {
+          permission: 'ADMIN',
+          rateLimit: perCallerRateLimit(deps.config.TOKEN_CREATE_RATE_LIMIT),
+        },
         schema: {
           tags,
           operationId: 'createServiceAccountToken',

@@ -5,6 +5,7 @@ import { actor } from '../../platform/http/auth.js';
 import { AppError, rateLimitError } from '../../platform/http/errors.js';
 import { routes } from '../../platform/http/routes.js';
 import { errorResponses, NoBody } from '../../platform/http/schemas.js';
+import { perCallerRateLimit } from '../../platform/http/security-headers.js';
 import { describeCaller, describeMyRoles, describeProfile } from './me.service.js';
 import { CreatePatBody, PatListSchema, PatParams, PatSchema } from './pats.schemas.js';
 import { createPat, listOwnPats, removePat } from './pats.service.js';
@@ -195,7 +196,10 @@ export const sessionRoutes = (deps: Deps) =>
     app.post(
       '/api/admin/user/tokens',
       {
-        config: { permission: 'NONE' },
+        config: {
+          permission: 'NONE',
+          rateLimit: perCallerRateLimit(deps.config.TOKEN_CREATE_RATE_LIMIT),
+        },
         schema: {
           tags,
           operationId: 'createPat',

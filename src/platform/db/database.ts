@@ -9,7 +9,7 @@ import {
   type PostgresQueryResult,
   sql,
 } from 'kysely';
-import type { Pool, PoolClient } from 'pg';
+import type { Client, Pool, PoolClient } from 'pg';
 import type { DB } from './schema.js';
 
 export type Engine = 'pglite' | 'postgres';
@@ -58,12 +58,20 @@ async function openPglite(options: DatabaseOptions): Promise<Database> {
   const { PGlite } = await import('@electric-sql/pglite');
   // pg_trgm (flag search, migrations/0010): PGlite takes extensions only when it opens.
   const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
-  const pglite = await PGlite.create({
-    extensions: { pg_trgm },
-    ...(options.dataDir ? { dataDir: options.dataDir } : {}),
-    ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
-    parsers: { [INT8_OID]: (value: string) => Number(value) },
-  });
+  if (options.dataDir) await checkDataDir(options.dataDir);
+  let pglite: InstanceType<typeof PGlite>;
+  try {
+    pglite = await PGlite.create({
+      extensions: { pg_trgm },
+      ...(options.dataDir ? { dataDir: options.dataDir } : {}),
+      ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
+      parsers: { [INT8_OID]: (value: string) => Number(value) },
+    });
+  } catch (error) {
+    if (!options.dataDir) throw error;
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new Error(cannotOpen(options.dataDir, `PGlite failed while opening it: ${reason}`));
+  }
   const db = new Kysely<DB>({ dialect: new PGliteDialect({ pglite }) });
   return {
     db,
@@ -85,15 +93,61 @@ async function openPglite(options: DatabaseOptions): Promise<Database> {
   };
 }
 
+/**
+ * A folder with files but no PG_VERSION is not a database PGlite made: PGlite would create a new
+ * one over it, so the service refuses instead (it never deletes or overwrites data on its own).
+ */
+async function checkDataDir(dataDir: string): Promise<void> {
+  const { readdir, access } = await import('node:fs/promises');
+  const entries = await readdir(dataDir).catch(() => [] as string[]);
+  if (entries.length === 0) return;
+  const hasVersion = await access(`${dataDir}/PG_VERSION`).then(
+    () => true,
+    () => false,
+  );
+  if (!hasVersion) {
+    throw new Error(
+      cannotOpen(
+        dataDir,
+        'it holds files but no PG_VERSION, so it is not a PGlite data directory (is DATA_DIR the right folder?)',
+      ),
+    );
+  }
+}
+
+/** How to recover when the embedded database does not open (docs/reliability.md, README "Backups"). */
+function cannotOpen(dataDir: string, reason: string): string {
+  return [
+    `The embedded database in ${dataDir} could not be opened: ${reason}.`,
+    'The service has deleted nothing. Make sure no other process uses this folder, then either:',
+    `  - restore a backup into a new folder: npm run restore -- <backup.tar.gz> --data-dir <new folder>, and start with DATA_DIR=<new folder>; or`,
+    `  - move the folder aside (mv ${dataDir} ${dataDir}.broken) and start again with an empty database.`,
+    'Keep the moved folder: PostgreSQL 18 tools (e.g. pg_resetwal, on a copy) may still rescue its data.',
+  ].join('\n');
+}
+
 async function openPostgres(url: string, poolSize: number, prepared: boolean): Promise<Database> {
   const { default: pg } = await import('pg');
   pg.types.setTypeParser(INT8_OID, (value: string) => Number(value));
-  const pool = new pg.Pool({ connectionString: url, max: poolSize });
+  // The database away (a restart, a network cut) must end a request in a 503 within seconds, not
+  // hold it: a new connection that does not answer gives up after CONNECT_TIMEOUT_MS (also the
+  // longest wait for a free pooled connection), and TCP keepalive finds dead idle connections.
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: poolSize,
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    keepAlive: true,
+    keepAliveInitialDelayMillis: KEEPALIVE_DELAY_MS,
+  });
   // A broken idle connection must not take the process down; the pool replaces it.
   pool.on('error', () => {});
   // Just-in-time compilation costs more than it saves on this service's short queries (it took
   // 0.9 s of a 1.5 s flag search at 100,000 flags); a session setting, so it works behind poolers.
   pool.on('connect', (client) => {
+    // A connection cut while checked out between two queries (in a transaction, a session)
+    // reports an 'error' no query receives; unheard, it would end the process. The next query
+    // fails instead, and the pool drops the connection on release.
+    client.on('error', () => {});
     client.query('SET jit = off').catch(() => {});
   });
   const db = new Kysely<DB>({
@@ -111,21 +165,124 @@ async function openPostgres(url: string, poolSize: number, prepared: boolean): P
         client.release();
       }
     },
-    listen: async (channel, onMessage) => {
-      const client = new pg.Client({ connectionString: url });
-      client.on('error', () => {});
-      await client.connect();
-      client.on('notification', (msg) => {
-        if (msg.channel === channel) onMessage(msg.payload ?? '');
-      });
-      await client.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
-      return async () => {
-        await client.end();
-      };
-    },
+    listen: (channel, onMessage) =>
+      listenWithReconnect(
+        () =>
+          new pg.Client({
+            connectionString: url,
+            connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+            keepAlive: true,
+            keepAliveInitialDelayMillis: KEEPALIVE_DELAY_MS,
+          }),
+        `LISTEN ${pg.escapeIdentifier(channel)}`,
+        channel,
+        onMessage,
+      ),
     close: async () => {
       await db.destroy();
     },
+  };
+}
+
+/** PostgreSQL: how long opening a connection (or waiting for a pooled one) may take. */
+const CONNECT_TIMEOUT_MS = 5000;
+/** PostgreSQL: idle connections are probed by TCP keepalive after this long. */
+const KEEPALIVE_DELAY_MS = 10_000;
+/** The LISTEN session checks that it is alive this often (a silent network cut sends no error). */
+const LISTEN_HEARTBEAT_MS = 5000;
+/** Reconnection attempts of the LISTEN session start this far apart and back off to the maximum. */
+const LISTEN_RETRY_MS = 100;
+const LISTEN_RETRY_MAX_MS = 2000;
+
+/**
+ * LISTEN on one dedicated session that survives the database going away: when the session ends
+ * (a restart, a cut connection, a failed heartbeat) it is opened again, with backoff, and LISTEN
+ * is sent again, until the returned function is called. Notifications sent while no session was
+ * listening are lost: readers must not depend on them alone (the configuration cache also polls).
+ * The first connection's failure rejects, so a service cannot start without its database.
+ */
+async function listenWithReconnect(
+  newClient: () => Client,
+  statement: string,
+  channel: string,
+  onMessage: (payload: string) => void,
+): Promise<() => Promise<void>> {
+  let current: Client | undefined;
+  let stopped = false;
+  let retry: NodeJS.Timeout | undefined;
+  let heartbeat: NodeJS.Timeout | undefined;
+
+  const lost = (client: Client) => {
+    if (current !== client) return;
+    current = undefined;
+    if (heartbeat) clearInterval(heartbeat);
+    client.end().catch(() => {});
+    scheduleRetry(LISTEN_RETRY_MS);
+  };
+
+  const open = async () => {
+    const client = newClient();
+    // A broken session reports an error and then ends; both lead to a new session.
+    client.on('error', () => lost(client));
+    client.on('end', () => lost(client));
+    client.on('notification', (msg) => {
+      if (msg.channel === channel) onMessage(msg.payload ?? '');
+    });
+    try {
+      await client.connect();
+      await client.query(statement);
+    } catch (error) {
+      client.end().catch(() => {});
+      throw error;
+    }
+    if (stopped) {
+      await client.end().catch(() => {});
+      return;
+    }
+    // Only a listening session counts: a failure before this point is the caller's (first) or
+    // the retry's to handle.
+    current = client;
+    heartbeat = setInterval(() => {
+      // A session that does not answer within the interval is treated as gone.
+      const timer = setTimeout(() => lost(client), LISTEN_HEARTBEAT_MS);
+      timer.unref();
+      client.query('SELECT 1').then(
+        () => clearTimeout(timer),
+        () => {
+          clearTimeout(timer);
+          lost(client);
+        },
+      );
+    }, LISTEN_HEARTBEAT_MS);
+    heartbeat.unref();
+  };
+
+  const scheduleRetry = (delay: number) => {
+    if (stopped || retry) return;
+    retry = setTimeout(() => {
+      retry = undefined;
+      open().catch(() => scheduleRetry(Math.min(delay * 2, LISTEN_RETRY_MAX_MS)));
+    }, delay);
+    retry.unref();
+  };
+
+  await open();
+  return async () => {
+    stopped = true;
+    if (retry) clearTimeout(retry);
+    if (heartbeat) clearInterval(heartbeat);
+    const client = current;
+    current = undefined;
+    // A session on a silent network would wait for the operating system's timeout: not at shutdown.
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      client?.end(),
+      new Promise((resolve) => {
+        timer = setTimeout(resolve, CONNECT_TIMEOUT_MS);
+        timer.unref();
+      }),
+    ]);
+    clearTimeout(timer);
   };
 }
 

@@ -31,8 +31,63 @@ export function sqlState(error: unknown): string | undefined {
   return typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code) ? code : undefined;
 }
 
-/** Turns a database error the client caused into its API error; anything else stays as it is. */
+/**
+ * SQLSTATEs of a database that is away or refusing work for now: connection_exception (class 08),
+ * admin_shutdown, crash_shutdown, cannot_connect_now (a restart), too_many_connections.
+ */
+const UNAVAILABLE_STATES = new Set(['57P01', '57P02', '57P03', '53300']);
+/** Socket errors of a connection that could not be made or was cut. */
+const UNAVAILABLE_ERRNOS = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ECONNABORTED',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EHOSTDOWN',
+  'ENETDOWN',
+  'EAI_AGAIN',
+]);
+/** What `pg` and `pg-pool` say when a connection ends, cannot be made in time, or was lost. */
+const UNAVAILABLE_MESSAGES =
+  /^(Connection terminated|timeout exceeded when trying to connect|Query read timeout|Client has encountered a connection error|Client was closed and is not queryable|Cannot use a pool after calling end)/;
+
+/**
+ * Whether an error says the database cannot be reached right now (rather than what a query did):
+ * the request may succeed later without any change, so it is a 503, not a 500.
+ */
+export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
+  if (typeof error !== 'object' || error === null || depth > 3) return false;
+  const { code, message, errors, cause } = error as {
+    code?: unknown;
+    message?: unknown;
+    errors?: unknown;
+    cause?: unknown;
+  };
+  // Before the SQLSTATE: 'EPIPE' has a SQLSTATE's shape.
+  if (typeof code === 'string' && UNAVAILABLE_ERRNOS.has(code)) return true;
+  const state = sqlState(error);
+  if (state) return state.startsWith('08') || UNAVAILABLE_STATES.has(state);
+  if (typeof message === 'string' && UNAVAILABLE_MESSAGES.test(message)) return true;
+  // Node reports a refused connection to a name with several addresses as an AggregateError.
+  if (Array.isArray(errors) && errors.some((e) => isDatabaseUnavailable(e, depth + 1))) return true;
+  return isDatabaseUnavailable(cause, depth + 1);
+}
+
+export const DATABASE_UNAVAILABLE_MESSAGE =
+  'The database is not available right now; try again in a few seconds.';
+
+/**
+ * Turns a database error the client caused into its API error, and a database that cannot be
+ * reached into a 503 ServiceUnavailableError; anything else stays as it is.
+ */
 export function translateDbError(error: unknown): unknown {
+  if (isDatabaseUnavailable(error)) {
+    return new AppError('ServiceUnavailableError', DATABASE_UNAVAILABLE_MESSAGE, [
+      { message: DATABASE_UNAVAILABLE_MESSAGE },
+    ]);
+  }
   const code = sqlState(error);
   const make = code ? CLIENT_CAUSED[code] : undefined;
   if (!make) return error;

@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
-import { translateDbError } from '../db/pg-errors.js';
+import { isDatabaseUnavailable, translateDbError } from '../db/pg-errors.js';
 import { AppError, type ErrorName, errorBody } from './errors.js';
 import { validationDetails } from './validation.js';
 
@@ -74,7 +74,10 @@ export function registerErrorHandling(app: FastifyInstance) {
         'Something went wrong on our side; the error has been logged.',
       );
     }
-    if (appError.status >= 500) request.log.error({ err: error }, 'request failed');
+    // The database away is an outage to report once per request, not a bug in this service.
+    if (isDatabaseUnavailable(error)) {
+      request.log.warn({ err: error }, 'request failed: database unavailable');
+    } else if (appError.status >= 500) request.log.error({ err: error }, 'request failed');
     reply.code(appError.status).type('application/json; charset=utf-8').send(appError.toBody());
   });
 

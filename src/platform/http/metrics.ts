@@ -5,6 +5,8 @@ import { Counter, collectDefaultMetrics, Histogram, Registry } from 'prom-client
 export function registerMetrics(app: FastifyInstance) {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
+  // The endpoint is public: no version banner (the Node version) in it.
+  registry.removeSingleMetric('nodejs_version_info');
   const labelNames = ['method', 'route', 'status'] as const;
   const requests = new Counter({
     name: 'http_requests_total',
@@ -20,12 +22,14 @@ export function registerMetrics(app: FastifyInstance) {
     registers: [registry],
   });
 
-  app.addHook('onResponse', async (request, reply) => {
+  // A callback hook: no promise per response.
+  app.addHook('onResponse', (request, reply, done) => {
     // The route pattern, never the raw URL: label values stay few whatever clients send.
     const route = request.routeOptions.url ?? 'unmatched';
     const labels = { method: request.method, route, status: String(reply.statusCode) };
     requests.inc(labels);
     duration.observe(labels, reply.elapsedTime / 1000);
+    done();
   });
 
   app.get(

@@ -18,7 +18,7 @@ import {
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useParams } from 'react-router';
-import { del, enc, notifyDone, post, put } from '../api';
+import { del, enc, getTagged, notifyDone, notifyError, post, put, type Tagged } from '../api';
 import { Empty, ErrorState, Loading, OFF_COLOR, ON_COLOR } from '../components';
 import { ConstraintsEditor, cleanConstraint, describeConstraint } from '../constraints';
 import { keys, useFlag, useSegments } from '../queries';
@@ -77,7 +77,8 @@ function EnvironmentCard(props: { projectId: string; flagName: string; env: Flag
   const can = useCan();
   const client = useQueryClient();
   const segments = useSegments();
-  const [editing, setEditing] = useState<Strategy | 'new' | null>(null);
+  // The strategy being edited, as read when its editor opened, with its ETag.
+  const [editing, setEditing] = useState<Tagged<Strategy> | 'new' | null>(null);
   const base = `api/admin/projects/${enc(projectId)}/features/${enc(flagName)}/environments/${enc(env.name)}`;
   const refresh = () =>
     Promise.all([
@@ -143,7 +144,16 @@ function EnvironmentCard(props: { projectId: string; flagName: string; env: Flag
                 </Stack>
                 <Group gap="xs">
                   {can('UPDATE_FEATURE_STRATEGY', projectId, env.name) && (
-                    <Button size="xs" variant="default" onClick={() => setEditing(s)}>
+                    <Button
+                      size="xs"
+                      variant="default"
+                      onClick={() =>
+                        void getTagged<Strategy>(`${base}/strategies/${enc(s.id)}`).then(
+                          setEditing,
+                          notifyError,
+                        )
+                      }
+                    >
                       Edit strategy {index + 1}
                     </Button>
                   )}
@@ -176,12 +186,16 @@ function EnvironmentCard(props: { projectId: string; flagName: string; env: Flag
         <StrategyEditor
           flagName={flagName}
           env={env.name}
-          strategy={editing === 'new' ? undefined : editing}
+          strategy={editing === 'new' ? undefined : editing.body}
           onClose={() => setEditing(null)}
           save={async (body, id) => {
-            if (id) await put(`${base}/strategies/${enc(id)}`, body);
-            else await post(`${base}/strategies`, body);
-            await refresh();
+            try {
+              // Refused (412) when someone changed the strategy since its editor opened.
+              if (id && editing !== 'new') await put(`${base}/strategies/${enc(id)}`, body, editing.etag);
+              else await post(`${base}/strategies`, body);
+            } finally {
+              await refresh();
+            }
           }}
         />
       )}

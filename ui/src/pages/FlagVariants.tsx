@@ -1,7 +1,7 @@
 import { Button, Group, Modal, Stack, Text, Title } from '@mantine/core';
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
-import { notifyDone, put } from '../api';
+import { getTagged, notifyDone, notifyError, put, type Tagged } from '../api';
 import { Empty } from '../components';
 import { useCan } from '../session';
 import type { FlagEnvironment, Variant } from '../types';
@@ -18,8 +18,14 @@ export function EnvironmentVariants(props: {
 }) {
   const { projectId, flagName, env, base, refresh } = props;
   const can = useCan();
-  const [editing, setEditing] = useState(false);
+  // What the editor starts from: the variants read when it opens, with their ETag.
+  const [editing, setEditing] = useState<Tagged<Variant[]> | null>(null);
   const variants = env.variants ?? [];
+  const open = () =>
+    getTagged<{ variants: Variant[] }>(`${base}/variants`).then(
+      ({ body, etag }) => setEditing({ body: body.variants, etag }),
+      notifyError,
+    );
   return (
     <Stack gap="xs" mt="md">
       <Group justify="space-between">
@@ -27,7 +33,7 @@ export function EnvironmentVariants(props: {
           Variants in {env.name}
         </Title>
         {can('UPDATE_FEATURE_ENVIRONMENT_VARIANTS', projectId, env.name) && (
-          <Button size="xs" variant="default" onClick={() => setEditing(true)}>
+          <Button size="xs" variant="default" onClick={() => void open()}>
             Edit variants in {env.name}
           </Button>
         )}
@@ -40,10 +46,14 @@ export function EnvironmentVariants(props: {
       {editing && (
         <VariantsModal
           title={`Variants of ${flagName} in ${env.name}`}
-          initial={variants}
-          onClose={() => setEditing(false)}
+          initial={editing.body}
+          onClose={() => setEditing(null)}
           save={async (list) => {
-            await put(`${base}/variants`, list);
+            // Refused (412) when someone changed them since the editor opened; the page reloads.
+            await put(`${base}/variants`, list, editing.etag).catch(async (error) => {
+              await refresh();
+              throw error;
+            });
             await refresh();
             notifyDone(`Variants saved in ${env.name}.`);
           }}

@@ -1,0 +1,111 @@
+import { hostname } from 'node:os';
+import type { Config } from '../config.js';
+import { buildEdgeApp } from './edge.app.js';
+import { UpstreamConfiguration } from './edge.configuration.js';
+import { UpstreamReporting } from './edge.reporting.js';
+import { EdgeTokens } from './edge.tokens.js';
+import { Upstream } from './edge.upstream-http.js';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export type EdgeApp = Awaited<ReturnType<typeof buildEdgeApp>>;
+
+/**
+ * An edge replica (UPSTREAM_URL set): a stateless copy of an upstream's SDK configuration,
+ * without a database. The app is returned at once, to listen (`/health` answers, `/ready` and
+ * the SDK routes say 503); `configured` resolves once it has validated UPSTREAM_TOKENS with the
+ * upstream (retrying every second while it cannot be reached) and fetched their configuration,
+ * and rejects when the upstream says none of them is a valid client token.
+ */
+export async function openEdge(
+  config: Config,
+  say: (message: string) => void = () => {},
+): Promise<{ app: EdgeApp; configured: Promise<void> }> {
+  const secrets = (config.UPSTREAM_TOKENS ?? '')
+    .split(',')
+    .map((t) => t.trim())
+    .filter(Boolean);
+  if (!config.UPSTREAM_URL || secrets.length === 0) {
+    throw new Error(
+      'UPSTREAM_TOKENS: edge mode needs at least one client token of the upstream (comma-separated)',
+    );
+  }
+  const instanceId = `flagship-edge-${hostname()}-${process.pid}`;
+  const upstream = new Upstream(config.UPSTREAM_URL, instanceId);
+  const tokens = new EdgeTokens(upstream);
+  const reporting = new UpstreamReporting(upstream, () => tokens.startup, {
+    appName: 'flagship-edge',
+    instanceId,
+  });
+  const app: EdgeApp = await buildEdgeApp({
+    config,
+    tokens,
+    reporting,
+    configuration: new UpstreamConfiguration(upstream, {
+      refreshMs: config.EDGE_REFRESH_SECONDS * 1000,
+      streaming: config.EDGE_STREAMING,
+      // The app's logger, once the app exists (the configuration starts after it).
+      log: { info: (obj, msg) => app.log.info(obj, msg), warn: (obj, msg) => app.log.warn(obj, msg) },
+    }),
+  });
+  const { configuration } = app.edge;
+  let closed = false;
+  app.addHook('preClose', async () => {
+    closed = true;
+  });
+
+  const configure = async () => {
+    let told = '';
+    while (!closed) {
+      try {
+        if ((await tokens.validateStartup(secrets)).length > 0) break;
+        throw Object.assign(new Error('the upstream says none of UPSTREAM_TOKENS is a valid client token'), {
+          fatal: true,
+        });
+      } catch (error) {
+        if ((error as { fatal?: boolean }).fatal) throw error;
+        const why = error instanceof Error ? error.message : String(error);
+        if (why !== told) say(`The upstream cannot be reached (${why}); trying again every second…`);
+        told = why;
+        await sleep(1000);
+      }
+    }
+    if (closed) return;
+    if (tokens.startup.length < secrets.length) {
+      say(
+        `${secrets.length - tokens.startup.length} of UPSTREAM_TOKENS are not valid client tokens and are ignored.`,
+      );
+    }
+    await configuration.start(tokens.startup);
+    reporting.start(config.EDGE_METRICS_SECONDS * 1000);
+    while (!configuration.ready && !closed) await sleep(100);
+  };
+  return { app, configured: configure() };
+}
+
+/** `npm start` with UPSTREAM_URL: the replica, listening on PORT, stopped cleanly by SIGTERM/SIGINT. */
+export async function startEdge(config: Config, say: (message: string) => void): Promise<void> {
+  const started = performance.now();
+  const { app, configured } = await openEdge(config, say);
+  let stopping = false;
+  const stop = async (signal: string, code = 0) => {
+    if (stopping) return;
+    stopping = true;
+    app.log.info({ signal }, 'stopping: sending collected metrics upstream');
+    await app.close().catch((error) => app.log.error({ err: error }, 'error while stopping'));
+    process.exit(code);
+  };
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  process.on('SIGINT', () => void stop('SIGINT'));
+
+  await app.listen({ port: config.PORT, host: config.HOST });
+  say(`Listening on http://localhost:${config.PORT}/ (edge mode, upstream ${config.UPSTREAM_URL})`);
+  try {
+    await configured;
+  } catch (error) {
+    say(`Failed to start: ${error instanceof Error ? error.message : String(error)}`);
+    return stop('configuration', 1);
+  }
+  const environments = [...new Set(app.edge.tokens.startup.map((t) => t.environment))].join(', ');
+  say(`Edge mode: serving ${environments} (ready in ${Math.round(performance.now() - started)} ms)`);
+}

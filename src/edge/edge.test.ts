@@ -1,0 +1,318 @@
+import type { AddressInfo } from 'node:net';
+import { InMemStorageProvider, startUnleash, type Unleash } from 'unleash-client';
+import { InMemoryStorageProvider, UnleashClient } from 'unleash-proxy-client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN_TOKEN, startTestApp, type TestApp, uniqueName } from '../../test/harness.js';
+import { freePort, killAll, startService } from '../../test/process.js';
+import { testConfig } from '../config.js';
+import { type EdgeApp, openEdge } from './edge.main.js';
+
+/**
+ * Edge mode against this service as its upstream (on the engine under test): the replica serves
+ * what the upstream serves, follows its changes through the upstream's stream, forwards SDK
+ * metrics, keeps serving while the upstream is away, and says which state it is in.
+ */
+let t: TestApp;
+let upstreamUrl: string;
+let edge: EdgeApp;
+let edgeUrl: string;
+let sdk: Unleash | undefined;
+const ENV = 'development';
+const tokens = { client: '', frontend: '', production: '' };
+const flags = {
+  on: uniqueName('edge-on'),
+  rollout: uniqueName('edge-roll'),
+  variants: uniqueName('edge-var'),
+};
+const project = 'default';
+const envUrl = (flag: string) => `/api/admin/projects/${project}/features/${flag}/environments/${ENV}`;
+
+async function admin(method: 'POST' | 'PUT' | 'DELETE', url: string, payload?: unknown) {
+  const res = await t.send(method, url, payload);
+  if (res.statusCode >= 300) throw new Error(`${method} ${url} → ${res.statusCode} ${res.body}`);
+  return res.body ? res.json() : undefined;
+}
+
+const token = async (type: 'client' | 'frontend', environment: string) =>
+  (
+    await admin('POST', '/api/admin/api-tokens', {
+      tokenName: uniqueName('edge'),
+      type,
+      environment,
+      projects: ['*'],
+    })
+  ).secret as string;
+
+const get = (base: string, path: string, secret: string, headers: Record<string, string> = {}) =>
+  fetch(base + path, { headers: { authorization: secret, ...headers } });
+const post = (base: string, path: string, secret: string, body: unknown) =>
+  fetch(base + path, {
+    method: 'POST',
+    headers: { authorization: secret, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+
+/** Resolves once `check` holds, failing after `ms`. */
+async function within(ms: number, check: () => boolean | Promise<boolean>): Promise<number> {
+  const started = Date.now();
+  while (!(await check())) {
+    if (Date.now() - started > ms) throw new Error(`not within ${ms} ms`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  return Date.now() - started;
+}
+
+beforeAll(async () => {
+  t = await startTestApp();
+  await t.app.listen({ port: 0, host: '127.0.0.1' });
+  upstreamUrl = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+  for (const name of Object.values(flags))
+    await admin('POST', `/api/admin/projects/${project}/features`, { name });
+  await admin('POST', `${envUrl(flags.on)}/strategies`, { name: 'default' });
+  const segment = await admin('POST', '/api/admin/segments', {
+    name: uniqueName('edge-seg'),
+    constraints: [{ contextName: 'appName', operator: 'IN', values: ['web', 'edge-test'] }],
+  });
+  await admin('POST', `${envUrl(flags.rollout)}/strategies`, {
+    name: 'flexibleRollout',
+    parameters: { rollout: '50', stickiness: 'userId', groupId: flags.rollout },
+    constraints: [{ contextName: 'userId', operator: 'STR_STARTS_WITH', values: ['u'] }],
+    segments: [segment.id],
+  });
+  await admin('POST', `${envUrl(flags.variants)}/strategies`, { name: 'default' });
+  await admin('PUT', `${envUrl(flags.variants)}/variants`, [
+    {
+      name: 'blue',
+      weight: 500,
+      weightType: 'variable',
+      stickiness: 'default',
+      payload: { type: 'string', value: 'b' },
+    },
+    {
+      name: 'green',
+      weight: 500,
+      weightType: 'variable',
+      stickiness: 'default',
+      payload: { type: 'json', value: '{"g":1}' },
+    },
+  ]);
+  for (const name of Object.values(flags)) await admin('POST', `${envUrl(name)}/on`);
+  tokens.client = await token('client', ENV);
+  tokens.frontend = await token('frontend', ENV);
+  tokens.production = await token('client', 'production');
+
+  const opened = await openEdge(
+    testConfig({
+      UPSTREAM_URL: upstreamUrl,
+      UPSTREAM_TOKENS: tokens.client,
+      EDGE_REFRESH_SECONDS: 3600,
+      EDGE_METRICS_SECONDS: 3600,
+    }),
+  );
+  edge = opened.app;
+  await edge.listen({ port: 0, host: '127.0.0.1' });
+  edgeUrl = `http://127.0.0.1:${(edge.server.address() as AddressInfo).port}`;
+  await opened.configured;
+}, 60_000);
+
+afterAll(async () => {
+  sdk?.destroy();
+  await edge?.close();
+  await t?.close();
+  await killAll();
+});
+
+describe('the upstream side', () => {
+  it('POST /edge/validate lists the valid SDK tokens with their scope, and nothing else', async () => {
+    const res = await post(upstreamUrl, '/edge/validate', '', {
+      tokens: [tokens.client, tokens.frontend, ADMIN_TOKEN, 'default:development.nope', tokens.client],
+    });
+    expect(res.status).toBe(200);
+    expect((await res.json()).tokens).toEqual([
+      { token: tokens.client, type: 'client', environment: ENV, projects: ['*'] },
+      { token: tokens.frontend, type: 'frontend', environment: ENV, projects: ['*'] },
+    ]);
+    const bad = await post(upstreamUrl, '/edge/validate', '', { tokens: 'x' });
+    expect(bad.status).toBe(400);
+    expect((await bad.json()).name).toBe('ValidationError');
+  });
+});
+
+describe('serving', () => {
+  it('serves the client features the upstream serves, with a 304 for the same content', async () => {
+    const headers = { 'unleash-client-spec': '5.2.0' };
+    const [mine, theirs] = await Promise.all([
+      get(edgeUrl, '/api/client/features', tokens.client, headers),
+      get(upstreamUrl, '/api/client/features', tokens.client, headers),
+    ]);
+    expect(mine.status).toBe(200);
+    const [a, b] = [await mine.json(), await theirs.json()];
+    expect(a.features).toEqual(b.features);
+    expect(a.segments).toEqual(b.segments);
+    expect(a.features.map((f: { name: string }) => f.name)).toEqual(
+      expect.arrayContaining(Object.values(flags)),
+    );
+    const again = await get(edgeUrl, '/api/client/features', tokens.client, {
+      ...headers,
+      'if-none-match': mine.headers.get('etag') as string,
+    });
+    expect(again.status).toBe(304);
+  });
+
+  it('answers the frontend API and OFREP exactly as the upstream does, for many contexts', async () => {
+    for (let i = 0; i < 40; i++) {
+      const query = `userId=u${i}&appName=${i % 3 === 0 ? 'other' : 'edge-test'}&sessionId=s${i}`;
+      const [mine, theirs] = await Promise.all([
+        get(edgeUrl, `/api/frontend?${query}`, tokens.frontend),
+        get(upstreamUrl, `/api/frontend?${query}`, tokens.frontend),
+      ]);
+      expect(mine.status).toBe(200);
+      expect(await mine.json()).toEqual(await theirs.json());
+      const context = {
+        targetingKey: `u${i}`,
+        userId: `u${i}`,
+        appName: i % 3 === 0 ? 'other' : 'edge-test',
+      };
+      const [ofrepMine, ofrepTheirs] = await Promise.all([
+        post(edgeUrl, '/ofrep/v1/evaluate/flags', tokens.client, { context }),
+        post(upstreamUrl, '/ofrep/v1/evaluate/flags', tokens.client, { context }),
+      ]);
+      expect(ofrepMine.status).toBe(200);
+      expect(await ofrepMine.json()).toEqual(await ofrepTheirs.json());
+    }
+  });
+
+  it('works with the browser SDK (unleash-proxy-client) as it does against the upstream', async () => {
+    const make = (url: string) =>
+      new UnleashClient({
+        url: `${url}/api/frontend`,
+        clientKey: tokens.frontend,
+        appName: 'edge-test',
+        refreshInterval: 0,
+        disableMetrics: true,
+        storageProvider: new InMemoryStorageProvider(),
+        context: { userId: 'u7' },
+      });
+    const [mine, theirs] = [make(edgeUrl), make(upstreamUrl)];
+    await Promise.all([mine.start(), theirs.start()]);
+    try {
+      for (const name of Object.values(flags)) {
+        expect(mine.isEnabled(name), name).toBe(theirs.isEnabled(name));
+        expect(mine.getVariant(name), name).toEqual(theirs.getVariant(name));
+      }
+      expect(mine.isEnabled(flags.on)).toBe(true);
+    } finally {
+      mine.stop();
+      theirs.stop();
+    }
+  });
+
+  it('refuses tokens it cannot serve: unknown 401, an environment no startup token covers 403, admin 401', async () => {
+    expect((await get(edgeUrl, '/api/client/features', 'default:development.unknown')).status).toBe(401);
+    const production = await get(edgeUrl, '/api/client/features', tokens.production);
+    expect(production.status).toBe(403);
+    expect((await production.json()).name).toBe('NoAccessError');
+    expect((await get(edgeUrl, '/api/client/features', ADMIN_TOKEN)).status).toBe(401);
+    expect((await get(edgeUrl, '/api/frontend', tokens.client)).status).toBe(403);
+  });
+});
+
+describe('following the upstream', () => {
+  it('gets an admin change to a streaming Node SDK within a second, with no poll', async () => {
+    sdk = await startUnleash({
+      url: `${edgeUrl}/api/`,
+      appName: 'edge-test',
+      customHeaders: { Authorization: tokens.client },
+      refreshInterval: 3_600_000,
+      disableMetrics: true,
+      experimentalMode: { type: 'streaming' },
+      storageProvider: new InMemStorageProvider(),
+      skipInstanceCountWarning: true,
+    });
+    const client = sdk;
+    expect(client.isEnabled(flags.on)).toBe(true);
+    await admin('POST', `${envUrl(flags.on)}/off`);
+    await within(1000, () => !client.isEnabled(flags.on));
+    await admin('POST', `${envUrl(flags.on)}/on`);
+    await within(1000, () => client.isEnabled(flags.on));
+    const created = uniqueName('edge-new');
+    await admin('POST', `/api/admin/projects/${project}/features`, { name: created });
+    await admin('POST', `${envUrl(created)}/strategies`, { name: 'default' });
+    await admin('POST', `${envUrl(created)}/on`);
+    await within(1000, () => client.isEnabled(created));
+  });
+
+  it('forwards SDK registrations and metrics upstream in one batch', async () => {
+    const appName = uniqueName('edge-app');
+    const start = new Date().toISOString();
+    expect(
+      (
+        await post(edgeUrl, '/api/client/register', tokens.client, {
+          appName,
+          instanceId: 'i-1',
+          sdkVersion: 'unleash-client-node:6.12.0',
+          strategies: ['default'],
+          started: start,
+          interval: 10_000,
+        })
+      ).status,
+    ).toBe(202);
+    for (const yes of [3, 4]) {
+      const bucket = { start, stop: start, toggles: { [flags.on]: { yes, no: 1, variants: {} } } };
+      expect(
+        (await post(edgeUrl, '/api/client/metrics', tokens.client, { appName, instanceId: 'i-1', bucket }))
+          .status,
+      ).toBe(202);
+    }
+    await edge.edge.reporting.flush();
+    const usage = await (await t.send('GET', `/api/admin/client-metrics/features/${flags.on}`)).json();
+    expect(usage.lastHourUsage).toContainEqual(
+      expect.objectContaining({ appName, environment: ENV, yes: 7, no: 2 }),
+    );
+    const application = await t.send('GET', `/api/admin/metrics/applications/${appName}`);
+    expect(application.statusCode).toBe(200);
+    expect(edge.edge.reporting.stats.sent).toBe(1);
+  });
+
+  it('keeps serving the last configuration while the upstream is away, and says so', async () => {
+    const before = await (await get(edgeUrl, '/api/client/features', tokens.client)).json();
+    await t.app.close();
+    const [startup] = edge.edge.tokens.startup;
+    await edge.edge.configuration.refresh(startup as never);
+    const health = await (await fetch(`${edgeUrl}/health`)).json();
+    expect(health).toMatchObject({ health: 'GOOD', ready: true, upstream: 'unreachable' });
+    expect((await fetch(`${edgeUrl}/ready`)).status).toBe(200);
+    const after = await get(edgeUrl, '/api/client/features', tokens.client);
+    expect(after.status).toBe(200);
+    expect((await after.json()).features).toEqual(before.features);
+    // A token never seen cannot be checked: 503, not a refusal of the token.
+    const unseen = await get(edgeUrl, '/api/client/features', 'default:development.never-seen');
+    expect(unseen.status).toBe(503);
+    expect((await unseen.json()).name).toBe('ServiceUnavailableError');
+  });
+});
+
+describe('the program in edge mode', () => {
+  it('listens before its upstream answers, and is not ready: SDK requests get 503', async () => {
+    const nobody = await freePort();
+    const service = await startService({
+      UPSTREAM_URL: `http://127.0.0.1:${nobody}`,
+      UPSTREAM_TOKENS: 'default:development.whatever',
+    });
+    try {
+      expect((await fetch(`${service.url}/health`)).status).toBe(200);
+      expect(await (await fetch(`${service.url}/health`)).json()).toMatchObject({
+        ready: false,
+        upstream: 'unreachable',
+      });
+      const ready = await fetch(`${service.url}/ready`);
+      expect(ready.status).toBe(503);
+      expect((await ready.json()).name).toBe('ServiceUnavailableError');
+      const features = await service.request('/api/client/features', 'default:development.whatever');
+      expect(features.status).toBe(503);
+      await within(5000, () => service.stdout().includes('The upstream cannot be reached'));
+    } finally {
+      expect(await service.stop()).toBe(0);
+    }
+  }, 60_000);
+});

@@ -1,0 +1,100 @@
+import type { Principal } from '../platform/http/auth.js';
+import { AppError } from '../platform/http/errors.js';
+import type { Upstream } from './edge.upstream-http.js';
+
+/** An SDK token as the upstream's `/edge/validate` describes it. */
+export interface EdgeToken {
+  token: string;
+  type: 'client' | 'frontend';
+  environment: string;
+  projects: string[];
+}
+
+/** A valid token is asked about again after this; an invalid one after NEGATIVE_TTL_MS. */
+const POSITIVE_TTL_MS = 60_000;
+const NEGATIVE_TTL_MS = 10_000;
+const CACHE_MAX = 10_000;
+
+/** Whether `outer` (a startup token) gives at least what `inner` asks: same environment, its projects. */
+export function subsumes(
+  outer: Pick<EdgeToken, 'environment' | 'projects'>,
+  inner: Pick<EdgeToken, 'environment' | 'projects'>,
+) {
+  if (outer.environment !== inner.environment) return false;
+  if (outer.projects.includes('*')) return true;
+  return !inner.projects.includes('*') && inner.projects.every((p) => outer.projects.includes(p));
+}
+
+function toPrincipal(token: EdgeToken): Principal {
+  const permission = token.type === 'client' ? 'CLIENT' : 'FRONTEND';
+  return {
+    name: 'edge',
+    userId: -42,
+    kind: token.type === 'client' ? 'client-token' : 'frontend-token',
+    grants: token.projects.map((project) => ({ permission, project, environment: token.environment })),
+    scope: { projects: token.projects, environment: token.environment },
+  };
+}
+
+/**
+ * The tokens SDKs send to an edge replica, checked with the upstream (`POST /edge/validate`) and
+ * remembered for a minute. While the upstream is away a token known valid stays valid (the
+ * replica keeps serving); an unknown one is refused. A valid token whose environment and
+ * projects no startup token covers gets 403: the replica holds no configuration for it.
+ */
+export class EdgeTokens {
+  private readonly cache = new Map<string, { token: EdgeToken | null; until: number }>();
+
+  /** The startup tokens once validated (none before: every SDK request is then refused). */
+  startup: EdgeToken[] = [];
+
+  constructor(
+    private readonly upstream: Upstream,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** Validates the startup tokens (throws when the upstream is away); only client tokens fetch. */
+  async validateStartup(secrets: string[]): Promise<EdgeToken[]> {
+    const valid = await this.upstream.validate(secrets);
+    this.startup = valid.filter((t) => t.type === 'client');
+    return this.startup;
+  }
+
+  private async lookup(secret: string): Promise<EdgeToken | null> {
+    const hit = this.cache.get(secret);
+    if (hit && hit.until > this.now()) return hit.token;
+    let token: EdgeToken | null;
+    try {
+      [token = null] = await this.upstream.validate([secret]);
+    } catch {
+      // The upstream is away: what was known stays as it was; a token never seen cannot be
+      // checked, which is not the token's fault: 503, and the SDK tries again.
+      if (hit) return hit.token;
+      throw new AppError(
+        'ServiceUnavailableError',
+        'This edge replica cannot check the token: its upstream does not answer.',
+      );
+    }
+    if (this.cache.size >= CACHE_MAX) this.cache.clear();
+    this.cache.set(secret, { token, until: this.now() + (token ? POSITIVE_TTL_MS : NEGATIVE_TTL_MS) });
+    return token;
+  }
+
+  /** The principal of an SDK token, or null when it is not valid upstream. */
+  async resolve(secret: string): Promise<Principal | null> {
+    const token = await this.lookup(secret);
+    if (!token) return null;
+    if (!this.startup.some((s) => subsumes(s, token))) {
+      throw new AppError(
+        'NoAccessError',
+        `This edge replica does not serve the "${token.environment}" environment for this token's projects: start it with a client token (UPSTREAM_TOKENS) that covers them.`,
+      );
+    }
+    return toPrincipal(token);
+  }
+
+  /** For open streams: whether the token is still valid upstream (true while it cannot tell). */
+  async stillValid(secret: string): Promise<boolean> {
+    return (await this.lookup(secret).catch(() => true)) !== null;
+  }
+}

@@ -1,0 +1,47 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Fastify from 'fastify';
+import { type Config, trustProxy } from '../../config.js';
+import { acceptEmptyBodies } from './empty-body.js';
+import { clientErrorResponse, frameworkErrorBody, registerErrorHandling } from './error-handler.js';
+import { ErrorSchema } from './schemas.js';
+import { logRedaction, registerSecurityHeaders } from './security-headers.js';
+import { lazySerializers } from './serialization.js';
+import { registerValidation } from './validation.js';
+
+/**
+ * The HTTP server with the service's conventions, before any route: JSON errors for everything
+ * (validation, parser failures, bad percent-escapes, unknown paths), JSON or empty bodies only,
+ * security headers on every answer, secrets kept out of the log.
+ * The service (app.ts) and an edge replica (src/edge/) both start from it.
+ */
+export function createServer(config: Config) {
+  const app = Fastify({
+    // Secrets never reach the log: redacted URLs, headers and body fields (security-headers.ts).
+    logger: { level: config.LOG_LEVEL, ...logRedaction },
+    bodyLimit: config.BODY_LIMIT,
+    trustProxy: trustProxy(config),
+    // Node's parser errors (oversized headers, garbage) still get a JSON error body.
+    clientErrorHandler: (error, socket) => {
+      if (socket.writable) socket.end(clientErrorResponse(error));
+      else socket.destroy();
+    },
+    routerOptions: { maxParamLength: 500 },
+    // Malformed percent-escapes in the path are rejected before routing; answer them as JSON too.
+    frameworkErrors: (error, _request, reply) => {
+      reply.raw.writeHead(400, { 'content-type': 'application/json; charset=utf-8' });
+      reply.raw.end(JSON.stringify(frameworkErrorBody(error)));
+    },
+    ajv: { customOptions: { strict: false } },
+    schemaController: { compilersFactory: lazySerializers() },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  registerValidation(app);
+  registerErrorHandling(app);
+  // Bodies are JSON or nothing: no text/plain fallback, so anything else is a 415.
+  app.removeContentTypeParser('text/plain');
+  acceptEmptyBodies(app);
+  app.addSchema(ErrorSchema);
+  // Before any hook that can refuse the request: 401s and 404s carry them too.
+  registerSecurityHeaders(app, { hsts: config.PUBLIC_URL?.startsWith('https://') ?? false });
+  return app;
+}
