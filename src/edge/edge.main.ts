@@ -57,18 +57,19 @@ export async function openEdge(
   const configure = async () => {
     let told = '';
     while (!closed) {
+      let valid: unknown[];
       try {
-        if ((await tokens.validateStartup(secrets)).length > 0) break;
-        throw Object.assign(new Error('the upstream says none of UPSTREAM_TOKENS is a valid client token'), {
-          fatal: true,
-        });
+        valid = await tokens.validateStartup(secrets);
       } catch (error) {
-        if ((error as { fatal?: boolean }).fatal) throw error;
         const why = error instanceof Error ? error.message : String(error);
         if (why !== told) say(`The upstream cannot be reached (${why}); trying again every second…`);
         told = why;
         await sleep(1000);
+        continue;
       }
+      if (valid.length === 0)
+        throw new Error('the upstream says none of UPSTREAM_TOKENS is a valid client token');
+      break;
     }
     if (closed) return;
     if (tokens.startup.length < secrets.length) {

@@ -1,13 +1,13 @@
 import type { Principal } from '../../platform/http/auth.js';
+import { sdkScope } from '../client-api/index.js';
 import type { Configuration, ConfigurationSource } from '../snapshot/index.js';
 import { type DeltaEvent, type DeltaScope, EnvironmentDelta } from './client-delta.ring.js';
 
 /** As the client API: SDK reads may be this far behind a known newer revision (ADR 0007). */
 const SDK_STALENESS_MS = 200;
 
-export function scopeOf(principal: Principal): DeltaScope {
-  return principal.scope ?? { projects: ['*'], environment: 'default' };
-}
+/** A token's view of the configuration (as the client API's). */
+export const scopeOf: (principal: Principal) => DeltaScope = sdkScope;
 
 /** A cursor as SDKs send it: `"123"` in If-None-Match, `123` in Last-Event-ID; else none. */
 export function parseCursor(header: string | undefined): number | undefined {
