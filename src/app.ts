@@ -63,14 +63,13 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   const reads = new ReadCache(() => changeVersion(deps.database.db), {
     verify: deps.config.READ_CACHE_VERIFY,
   });
-  // First of all hooks: a request's reads share one change-version probe (ADR 0009).
-  app.addHook('onRequest', (_request, _reply, done) => reads.inRequest(done));
   await app.register(fastifyCookie);
   await app.register(fastifyRateLimit, { global: false, errorResponseBuilder: rateLimitError });
   const tokens = tokenResolver(deps.database.db);
   const users = userResolver(deps.database.db, reads, deps.now, sessionTtlMs(deps));
   registerAuth(app, {
-    header: (secret) => (secret.startsWith(PAT_PREFIX) ? users.pat(secret) : tokens(secret)),
+    header: (secret, scope) => (secret.startsWith(PAT_PREFIX) ? users.pat(secret, scope) : tokens(secret)),
+    known: (secret) => (secret.startsWith(PAT_PREFIX) ? undefined : tokens.known(secret)),
     session: users.session,
     sessionCookie: SESSION_COOKIE,
     projectOfFlag: async (name) => (await findFlagArchivedState(deps.database.db, name))?.project,

@@ -8,6 +8,11 @@ const EnvSchema = Type.Object({
   DATA_DIR: Type.String({ default: './data' }),
   DATABASE_URL: Type.Optional(Type.String({ pattern: '^postgres(ql)?://' })),
   DATABASE_POOL_SIZE: Type.Integer({ minimum: 1, maximum: 200, default: 10 }),
+  /**
+   * The embedded database's shared buffers in MB. PGlite's default (160 MB) is resident from the
+   * start; 16 MB keeps the embedded service about 100 MB smaller (bench/RESULTS.md).
+   */
+  PGLITE_SHARED_BUFFERS_MB: Type.Integer({ minimum: 1, maximum: 4096, default: 16 }),
   /** Named prepared statements for large queries; set false behind a pooler that cannot keep them. */
   DATABASE_PREPARED_STATEMENTS: Type.Boolean({ default: true }),
   INIT_ADMIN_API_TOKENS: Type.Optional(Type.String()),

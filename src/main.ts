@@ -30,6 +30,7 @@ async function main() {
     dataDir,
     poolSize: config.DATABASE_POOL_SIZE,
     preparedStatements: config.DATABASE_PREPARED_STATEMENTS,
+    sharedBuffersMb: config.PGLITE_SHARED_BUFFERS_MB,
   });
   const applied = await migrate(database);
   if (applied.length > 0) say(`Applied migrations: ${applied.join(', ')}`);

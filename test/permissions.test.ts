@@ -29,6 +29,7 @@ const EDITOR_ROOT = new Set([
   'DELETE_SEGMENT',
   'CREATE_PROJECT',
   'READ_API_TOKEN',
+  'UPDATE_APPLICATION',
 ]);
 /** What a project Member may do in their project (the Editor may do it in `default`). */
 const FLAG_WORK = new Set([

@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -55,6 +56,48 @@ describe('security headers and no version banner', () => {
     expect(answers.unauthenticated.statusCode).toBe(401);
     expect(answers.notFound.statusCode).toBe(404);
     expect(answers.unsupportedType.statusCode).toBe(415);
+  });
+
+  it('are also on the answers made before Fastify has a reply: HTTP parser errors, bad percent-escapes', async () => {
+    const url = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = new URL(url);
+    /** Sends raw bytes and reads the answer until the server closes or sends a whole JSON body. */
+    const raw = (bytes: string) =>
+      new Promise<{ status: number; headers: Record<string, string>; body: unknown }>((resolve, reject) => {
+        const socket = createConnection({ port: Number(port), host: '127.0.0.1' });
+        let text = '';
+        socket.on('data', (chunk) => {
+          text += chunk.toString('utf8');
+        });
+        socket.on('error', reject);
+        socket.on('close', () => {
+          const [head = '', body = ''] = text.split('\r\n\r\n');
+          const [statusLine = '', ...lines] = head.split('\r\n');
+          const headers = Object.fromEntries(
+            lines.map((line) => [
+              line.slice(0, line.indexOf(':')).toLowerCase(),
+              line.slice(line.indexOf(':') + 1).trim(),
+            ]),
+          );
+          resolve({ status: Number(statusLine.split(' ')[1]), headers, body: JSON.parse(body) });
+        });
+        socket.write(bytes);
+        // A parsed request on a keep-alive connection: close our side once it is answered.
+        setTimeout(() => socket.end(), 500);
+      });
+    const garbage = await raw('NOT HTTP AT ALL\r\n\r\n');
+    const tooLarge = await raw(`GET /health HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`);
+    const escaped = await t.send('GET', '/api/admin/%zz');
+    const badEscape = {
+      status: escaped.statusCode,
+      headers: escaped.headers as Record<string, string>,
+      body: escaped.json(),
+    };
+    expect([garbage.status, tooLarge.status, badEscape.status]).toEqual([400, 431, 400]);
+    for (const [what, answer] of Object.entries({ garbage, tooLarge, badEscape })) {
+      expectSecurityHeaders(answer.headers, what);
+      expect(answer.body, what).toMatchObject({ name: expect.any(String), message: expect.any(String) });
+    }
   });
 
   it('give pages (the UI at / and client routes, Swagger UI at /docs) the HTML policy', async () => {

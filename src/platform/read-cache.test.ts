@@ -31,6 +31,65 @@ describe('ReadCache', () => {
     expect([await late1, await late2]).toEqual(['2', '2']);
   });
 
+  it('the reads of one scope share one probe', async () => {
+    let version = 1;
+    const cache = new ReadCache(async () => String(version));
+    const request = {};
+    const view = cache.of(request);
+    expect(await view.read('a', async () => 'a1')).toBe('a1');
+    version = 2; // committed after the request's probe: its later reads keep the version they have
+    expect(await view.read('b', async () => 'b1')).toBe('b1');
+    expect(await cache.of(request).read('a', async () => 'a2')).toBe('a1'); // a new view, same scope
+    const timed = await view.readTimed('t', 5, async () => ({ value: 't1', from: 0, until: 10 }));
+    expect(timed.value).toBe('t1');
+    expect(cache.stats.probes).toBe(1);
+    expect(cache.stats).toMatchObject({ hits: 1, misses: 3 });
+  });
+
+  it('scopes that follow each other probe separately', async () => {
+    const p = manualProbe();
+    const cache = new ReadCache(p.probe);
+    const first = cache.of({}).read('k', async () => 'first');
+    await tick();
+    expect(p.pending).toHaveLength(1);
+    p.pending[0]?.resolve('1');
+    expect(await first).toBe('first');
+    const second = cache.of({}).read('k', async () => 'second');
+    await tick();
+    expect(p.pending).toHaveLength(2); // its own probe: the first one finished before it arrived
+    p.pending[1]?.resolve('2');
+    expect(await second).toBe('second');
+    expect(cache.stats.probes).toBe(2);
+  });
+
+  it('a scope that arrives while a probe runs waits for the next one, as unscoped reads do', async () => {
+    const p = manualProbe();
+    const cache = new ReadCache(p.probe);
+    const early = cache.read('k', async () => 'early');
+    await tick();
+    const scoped = cache.of({}).read('k', async () => 'scoped');
+    const unscoped = cache.read('k', async () => 'unscoped');
+    await tick();
+    expect(p.pending).toHaveLength(1);
+    p.pending[0]?.resolve('1');
+    expect(await early).toBe('early');
+    await tick();
+    expect(p.pending).toHaveLength(2); // one later probe for both reads that arrived during the first
+    p.pending[1]?.resolve('2');
+    expect(await scoped).toBe('scoped');
+    expect(await unscoped).toBe('unscoped');
+    expect(cache.stats.probes).toBe(2);
+  });
+
+  it('unscoped reads each probe after they arrive', async () => {
+    let version = 1;
+    const cache = new ReadCache(async () => String(version));
+    expect(await cache.read('k', async () => 'v1')).toBe('v1');
+    version = 2;
+    expect(await cache.read('k', async () => 'v2')).toBe('v2');
+    expect(cache.stats.probes).toBe(2);
+  });
+
   it('builds once per version and again when the version moves', async () => {
     let version = 1;
     let builds = 0;

@@ -1,4 +1,3 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { isDeepStrictEqual } from 'node:util';
 import { LRUCache } from 'lru-cache';
 
@@ -13,9 +12,12 @@ import { LRUCache } from 'lru-cache';
  * An entry is built after the probe it is keyed by, so it shows at least that version; when a
  * later probe returns the same version, nothing has committed since and the entry is current.
  *
- * Within one request (`inRequest`), every read uses the first version probed for it: a probe that
- * started after the request arrived is recent enough for all of the request's reads (its
- * credential and its data), so a request costs one probe at most.
+ * Within one request, reads go through `of(request)`: every read of that view uses the first
+ * version probed for the request, since a probe that started after the request arrived is recent
+ * enough for all of its reads (its credential and its data), so a request costs one probe at most.
+ * The view is keyed by the request object rather than found through an AsyncLocalStorage, which
+ * would slow every promise in the process (SDK requests included, which read nothing here).
+ * Reads on the `ReadCache` itself belong to no request: each joins a probe that starts after it.
  *
  * Values are shared between requests and must not be changed by their readers.
  *
@@ -23,14 +25,15 @@ import { LRUCache } from 'lru-cache';
  * changed what a read shows without moving the version, and fails the request loudly. Values are
  * then also frozen, so a reader that changes one fails too.
  */
-export class ReadCache {
+export class ReadCache implements Reads {
   private readonly entries: LRUCache<string, Entry>;
   private running: Promise<string> | undefined;
   private next: Promise<string> | undefined;
   /** The probe started in the current synchronous run, if any (cleared before other I/O runs). */
   private fresh: Promise<string> | undefined;
   private readonly verify: boolean;
-  private readonly requests = new AsyncLocalStorage<{ version?: Promise<string> }>();
+  /** The version each scope's reads use: the first probed for the scope (see `of`). */
+  private readonly scopes = new WeakMap<object, Promise<string>>();
   readonly stats = { hits: 0, misses: 0, probes: 0 };
 
   constructor(
@@ -47,25 +50,36 @@ export class ReadCache {
   }
 
   /**
-   * Runs `work` (the rest of a request's handling) as one request: its reads share one version.
-   * Call it when the request arrives (Fastify: the first onRequest hook).
+   * The reads of one request (`scope`: the request object, or anything that lives as long): all
+   * of them use the version of the first probe started after the first of them arrived. Scopes
+   * are held weakly: a request's version goes when the request does.
    */
-  inRequest(work: () => void): void {
-    this.requests.run({}, work);
+  of(scope: object): Reads {
+    const version = () => this.versionOf(scope);
+    return {
+      read: <T>(key: string, build: () => Promise<T>, options?: ReadOptions<T>) =>
+        this.readAt(version, key, build, options),
+      readTimed: <T>(key: string, now: number, build: () => Promise<Timed<T>>, options?: ReadOptions<T>) =>
+        this.readTimedAt(version, key, now, build, options),
+    };
   }
 
-  /** The change version, read by a probe that started after this call (or this request). */
+  /** The change version, read by a probe that started after this call. */
   version(): Promise<string> {
-    const request = this.requests.getStore();
-    if (request) {
-      request.version ??= this.probeAfterNow();
-      return request.version;
-    }
     return this.probeAfterNow();
   }
 
+  private versionOf(scope: object): Promise<string> {
+    let version = this.scopes.get(scope);
+    if (!version) {
+      version = this.probeAfterNow();
+      this.scopes.set(scope, version);
+    }
+    return version;
+  }
+
   private probeAfterNow(): Promise<string> {
-    // A probe started in this same synchronous run (several reads of one request) is after us too.
+    // A probe started in this same synchronous run (reads started together) is after us too.
     if (this.fresh) return this.fresh;
     if (!this.running) return this.start();
     // The running probe may have started before this read arrived: wait for the one after it.
@@ -95,9 +109,8 @@ export class ReadCache {
    * The value under `key`, built by `build` unless an entry of the current version exists.
    * Errors are not kept: a failed build is tried again by the next read.
    */
-  async read<T>(key: string, build: () => Promise<T>, options: ReadOptions<T> = {}): Promise<T> {
-    return (await this.readTimed(key, 0, async () => ({ value: await build(), from: 0, until: 0 }), options))
-      .value;
+  read<T>(key: string, build: () => Promise<T>, options?: ReadOptions<T>): Promise<T> {
+    return this.readAt(() => this.probeAfterNow(), key, build, options);
   }
 
   /**
@@ -105,13 +118,33 @@ export class ReadCache {
    * says from when until when (milliseconds, both included) its value holds for the data it read,
    * and an entry of the current version serves `now` only within that span.
    */
-  async readTimed<T>(
+  readTimed<T>(
     key: string,
     now: number,
-    build: () => Promise<{ value: T; from: number; until: number }>,
+    build: () => Promise<Timed<T>>,
+    options?: ReadOptions<T>,
+  ): Promise<Timed<T>> {
+    return this.readTimedAt(() => this.probeAfterNow(), key, now, build, options);
+  }
+
+  private async readAt<T>(
+    version: () => Promise<string>,
+    key: string,
+    build: () => Promise<T>,
     options: ReadOptions<T> = {},
-  ): Promise<{ value: T; from: number; until: number }> {
-    const version = await this.version();
+  ): Promise<T> {
+    const timeless = async () => ({ value: await build(), from: 0, until: 0 });
+    return (await this.readTimedAt(version, key, 0, timeless, options)).value;
+  }
+
+  private async readTimedAt<T>(
+    versionOf: () => Promise<string>,
+    key: string,
+    now: number,
+    build: () => Promise<Timed<T>>,
+    options: ReadOptions<T> = {},
+  ): Promise<Timed<T>> {
+    const version = await versionOf();
     const entry = this.entries.get(key);
     if (entry && entry.version === version && entry.from <= now && now <= entry.until) {
       this.stats.hits += 1;
@@ -121,7 +154,7 @@ export class ReadCache {
           throw new Error(`read cache: "${key}" changed without a new change version (${version})`);
         }
       }
-      return entry as { value: T; from: number; until: number };
+      return entry as Timed<T>;
     }
     this.stats.misses += 1;
     const built = await build();
@@ -129,8 +162,29 @@ export class ReadCache {
     const bytes = Math.max(1, options.bytes?.(built.value) ?? 1024);
     const fresh: Entry = { version, ...built, bytes };
     this.entries.set(key, fresh);
-    return fresh as { value: T; from: number; until: number };
+    return fresh as Timed<T>;
   }
+}
+
+/**
+ * Cached reads, as services take them: the `ReadCache` itself (no request: every read probes after
+ * it arrives) or one request's view of it (`ReadCache.of`: one probe for all of the request's reads).
+ */
+export interface Reads {
+  read<T>(key: string, build: () => Promise<T>, options?: ReadOptions<T>): Promise<T>;
+  readTimed<T>(
+    key: string,
+    now: number,
+    build: () => Promise<Timed<T>>,
+    options?: ReadOptions<T>,
+  ): Promise<Timed<T>>;
+}
+
+/** A value with the span of time (ms, both ends included) it holds for. */
+export interface Timed<T> {
+  value: T;
+  from: number;
+  until: number;
 }
 
 interface Entry {

@@ -12,17 +12,24 @@ import {
 import { useQueryClient } from '@tanstack/react-query';
 import { Link, Navigate, Outlet, useLocation, useNavigate } from 'react-router';
 import { ErrorState, Loading } from './components';
+import { Palette } from './Palette';
 import { allows, meKey, useMe } from './session';
 
 /** Pages in the navigation; `permission`: shown only to users who hold it (the API refuses the rest). */
-const NAV: { to: string; label: string; permission?: string }[] = [
+export const NAV: { to: string; label: string; permission?: string }[] = [
   { to: '/projects', label: 'Projects' },
   { to: '/segments', label: 'Segments' },
   { to: '/context', label: 'Context fields' },
   { to: '/playground', label: 'Playground' },
   { to: '/events', label: 'Event log' },
+  { to: '/archive', label: 'Archive' },
+  { to: '/applications', label: 'Applications' },
   { to: '/admin/api-tokens', label: 'API tokens', permission: 'READ_API_TOKEN' },
   { to: '/admin/users', label: 'Users', permission: 'ADMIN' },
+  { to: '/admin/groups', label: 'Groups', permission: 'ADMIN' },
+  { to: '/admin/roles', label: 'Roles', permission: 'ADMIN' },
+  { to: '/admin/invite-link', label: 'Invite link', permission: 'ADMIN' },
+  { to: '/admin/import-export', label: 'Import / export', permission: 'ADMIN' },
 ];
 
 /** The signed-in frame: header (dark mode, sign out) and the left navigation. */
@@ -45,6 +52,7 @@ export function Shell() {
             <Text size="sm" c="dimmed">
               {who}
             </Text>
+            <Palette />
             <ColorSchemeToggle />
             <SignOut />
           </Group>

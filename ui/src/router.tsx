@@ -14,6 +14,16 @@ const EventsPage = lazy(() => import('./pages/Events'));
 const ContextFieldsPage = lazy(() => import('./pages/ContextFields'));
 const ApiTokensPage = lazy(() => import('./pages/ApiTokens'));
 const UsersPage = lazy(() => import('./pages/Users'));
+const ApplicationsPage = lazy(() => import('./pages/Applications'));
+const ApplicationOverviewPage = lazy(() => import('./pages/ApplicationOverview'));
+const ImportExportPage = lazy(() => import('./pages/ImportExport'));
+const GroupsPage = lazy(() => import('./pages/Groups'));
+const RolesPage = lazy(() => import('./pages/Roles'));
+const InviteLinkPage = lazy(() => import('./pages/InviteLink'));
+const ProjectSettingsPage = lazy(() => import('./pages/ProjectSettings'));
+const ProjectStatusPage = lazy(() => import('./pages/ProjectStatus'));
+const ArchivePage = lazy(() => import('./pages/Archive'));
+const SignupPage = lazy(() => import('./pages/Signup'));
 
 const page = (Page: React.ComponentType) => (
   <Suspense fallback={<Loading />}>
@@ -27,6 +37,7 @@ export const basename = new URL(document.baseURI).pathname.replace(/\/$/, '');
 export const router = createBrowserRouter(
   [
     { path: '/login', element: <LoginPage /> },
+    { path: '/new-user', element: page(SignupPage) },
     {
       path: '/',
       element: <Shell />,
@@ -34,13 +45,22 @@ export const router = createBrowserRouter(
         { index: true, element: <Navigate to="/projects" replace /> },
         { path: 'projects', element: page(ProjectsPage) },
         { path: 'projects/:projectId', element: page(ProjectFlagsPage) },
+        { path: 'projects/:projectId/settings', element: page(ProjectSettingsPage) },
+        { path: 'projects/:projectId/status', element: page(ProjectStatusPage) },
+        { path: 'archive', element: page(ArchivePage) },
         { path: 'projects/:projectId/flags/:flagName', element: page(FlagPage) },
+        { path: 'applications', element: page(ApplicationsPage) },
+        { path: 'applications/:appName', element: page(ApplicationOverviewPage) },
         { path: 'segments', element: page(SegmentsPage) },
         { path: 'playground', element: page(PlaygroundPage) },
         { path: 'events', element: page(EventsPage) },
         { path: 'context', element: page(ContextFieldsPage) },
         { path: 'admin/api-tokens', element: page(ApiTokensPage) },
         { path: 'admin/users', element: page(UsersPage) },
+        { path: 'admin/groups', element: page(GroupsPage) },
+        { path: 'admin/roles', element: page(RolesPage) },
+        { path: 'admin/invite-link', element: page(InviteLinkPage) },
+        { path: 'admin/import-export', element: page(ImportExportPage) },
         { path: '*', element: <Navigate to="/projects" replace /> },
       ],
     },

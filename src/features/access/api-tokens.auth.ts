@@ -51,7 +51,10 @@ export function forgetCachedToken(secretHash: string): void {
  * Token lookup with a short positive cache: a request costs no query in the common case, and a
  * deleted token stops working within CACHE_TTL_MS on every instance.
  */
-export function tokenResolver(db: Db, now: () => number = Date.now): ResolvePrincipal {
+export function tokenResolver(
+  db: Db,
+  now: () => number = Date.now,
+): ResolvePrincipal & { known(secret: string): Principal | undefined } {
   const cache = new Map<string, { principal: Principal; until: number }>();
   caches.add(cache);
   // The hash of each secret found valid, so that a request with a known token costs no sha256
@@ -75,7 +78,13 @@ export function tokenResolver(db: Db, now: () => number = Date.now): ResolvePrin
     hashes.set(secret, hash);
     return principal;
   };
-  return (secret) => {
+  /** The principal of a token found valid within CACHE_TTL_MS, without a lookup. */
+  const known = (secret: string): Principal | undefined => {
+    const hash = hashes.get(secret);
+    const hit = hash === undefined ? undefined : cache.get(hash);
+    return hit && hit.until > now() ? hit.principal : undefined;
+  };
+  const resolve = (secret: string) => {
     const hash = hashes.get(secret) ?? hashSecret(secret);
     const hit = cache.get(hash);
     if (hit && hit.until > now()) return Promise.resolve(hit.principal);
@@ -86,6 +95,7 @@ export function tokenResolver(db: Db, now: () => number = Date.now): ResolvePrin
     }
     return pending;
   };
+  return Object.assign(resolve, { known });
 }
 
 export function parseInitTokens(value: string | undefined): string[] {

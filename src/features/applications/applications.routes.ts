@@ -57,13 +57,13 @@ export const applicationRoutes = (deps: Deps) =>
     app.post(
       '/api/admin/metrics/applications/:appName',
       {
-        config: { permission: 'ADMIN' },
+        config: { permission: 'UPDATE_APPLICATION' },
         schema: {
           tags,
           operationId: 'createApplication',
           summary: 'Create or edit an application',
           description:
-            'Sets the description, url, color and icon given (absent keeps), creating the application when unknown; records `application-created`.',
+            'Sets the description, url, color and icon given (absent keeps), creating the application when unknown; records `application-created`. Needs UPDATE_APPLICATION (the Editor has it), as in Unleash.',
           params: AppParams,
           body: EditApplicationBody,
           response: { 202: NoBody('Accepted.'), ...errorResponses(400, 401, 403, 413, 415) },

@@ -52,13 +52,25 @@ function remember(configuration: ConfigurationSource, wanted: Wanted) {
     const known = new Map<string, Wanted>();
     scopes = known;
     prebuilders.set(configuration, known);
+    // Changes arriving faster than payloads are made (a stream of writes) coalesce: at most one
+    // round per SDK_STALENESS_MS, on the newest configuration, not one per change queued ahead of
+    // SDK requests (readers rebuild no more often than that either).
+    let newest: Configuration | undefined;
+    let lastRound = 0;
     configuration.subscribe((next) => {
-      setImmediate(() => {
+      const scheduled = newest !== undefined;
+      newest = next;
+      if (scheduled) return;
+      const wait = Math.max(0, lastRound + SDK_STALENESS_MS - performance.now());
+      setTimeout(() => {
+        const config = newest as Configuration;
+        newest = undefined;
+        lastRound = performance.now();
         for (const w of known.values()) {
-          const payload = payloadIn(next, w);
+          const payload = payloadIn(config, w);
           if (w.gzip) payload.gzipped();
         }
-      });
+      }, wait).unref();
     });
   }
   const key = `${keyOf(wanted)}|${wanted.gzip}`;

@@ -66,9 +66,11 @@ export const eventRoutes = (deps: Deps, reads: ReadCache) =>
       async (request, reply) => {
         reply.header('Deprecation', 'true');
         // Kept serialised: the list is large (100 events) and the same for every caller.
-        const text = await reads.read(`events\u0000${request.query.project ?? '\u0000'}`, async () =>
-          String(reply.serialize(await readEvents(deps.database.db, request.query.project))),
-        );
+        const text = await reads
+          .of(request)
+          .read(`events\u0000${request.query.project ?? '\u0000'}`, async () =>
+            String(reply.serialize(await readEvents(deps.database.db, request.query.project))),
+          );
         return sendSerialized(reply, text);
       },
     );
@@ -89,9 +91,11 @@ export const eventRoutes = (deps: Deps, reads: ReadCache) =>
       },
       async (request, reply) => {
         reply.header('Deprecation', 'true');
-        const text = await reads.read(`flag-events\u0000${request.params.featureName}`, async () =>
-          String(reply.serialize(await readFlagEvents(deps.database.db, request.params.featureName))),
-        );
+        const text = await reads
+          .of(request)
+          .read(`flag-events\u0000${request.params.featureName}`, async () =>
+            String(reply.serialize(await readFlagEvents(deps.database.db, request.params.featureName))),
+          );
         return sendSerialized(reply, text);
       },
     );

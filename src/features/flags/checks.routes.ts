@@ -44,7 +44,14 @@ export const checkRoutes = (deps: Deps, reads: ReadCache) =>
       },
       async (request) => {
         const { projectId, featureName, environment } = request.params;
-        return getFlagEnvironment(deps, reads, projectId, featureName, environment, request.principal);
+        return getFlagEnvironment(
+          deps,
+          reads.of(request),
+          projectId,
+          featureName,
+          environment,
+          request.principal,
+        );
       },
     );
 

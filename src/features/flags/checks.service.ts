@@ -1,7 +1,7 @@
 import type { Deps } from '../../deps.js';
 import type { Principal } from '../../platform/http/auth.js';
 import { invalidField, nameExists, notFound } from '../../platform/http/errors.js';
-import type { ReadCache } from '../../platform/read-cache.js';
+import type { Reads } from '../../platform/read-cache.js';
 import { countLifecycleStages } from './checks.store.js';
 import { FLAG_NAME_PATTERN, type Flag } from './flags.schemas.js';
 import { checkNaming, getFlag } from './flags.service.js';
@@ -38,7 +38,7 @@ export async function validateFlagName(deps: Deps, name: string, projectId: stri
 /** One environment of a flag as the flag shows it (404 when the project does not have it). */
 export async function getFlagEnvironment(
   deps: Deps,
-  reads: ReadCache,
+  reads: Reads,
   projectId: string,
   name: string,
   environment: string,

@@ -1,7 +1,7 @@
 import type { Deps } from '../../deps.js';
 import { transaction } from '../../platform/db/index.js';
 import type { Principal } from '../../platform/http/auth.js';
-import type { ReadCache } from '../../platform/read-cache.js';
+import type { Reads } from '../../platform/read-cache.js';
 import { appendEvent } from '../events/index.js';
 import { deleteFavorite, insertFavorite, listFavoriteFlags } from './favorites.store.js';
 import { notInProject } from './flags.service.js';
@@ -13,11 +13,7 @@ const NONE: ReadonlySet<string> = new Set();
  * The caller's favorite flags (none for API tokens), through the read cache: favoriting records an
  * event, so the shared flag views stay shared and each caller's favorites are laid over them.
  */
-export function favoriteFlags(
-  deps: Deps,
-  reads: ReadCache,
-  by: Principal | null,
-): Promise<ReadonlySet<string>> {
+export function favoriteFlags(deps: Deps, reads: Reads, by: Principal | null): Promise<ReadonlySet<string>> {
   if (by?.kind !== 'user') return Promise.resolve(NONE);
   // The set itself is kept (shared, read-only), so a request allocates nothing for it.
   return reads.read(

@@ -57,7 +57,7 @@ export const flagRoutes = (deps: Deps, reads: ReadCache) =>
       },
       async (request, reply) => {
         const { projectId, featureName } = request.params;
-        const flag = await getFlag(deps, reads, projectId, featureName, request.principal);
+        const flag = await getFlag(deps, reads.of(request), projectId, featureName, request.principal);
         reply.header('etag', flagEtag(flag));
         return flag;
       },

@@ -3,7 +3,7 @@ import { type Db, transaction } from '../../platform/db/index.js';
 import type { Principal } from '../../platform/http/auth.js';
 import { AppError, invalidField, nameExists, notFound } from '../../platform/http/errors.js';
 import { checkIfMatch, etagOf } from '../../platform/http/etag.js';
-import type { ReadCache } from '../../platform/read-cache.js';
+import type { Reads } from '../../platform/read-cache.js';
 import { fullMatch } from '../../platform/regex.js';
 import { appendEvent } from '../events/index.js';
 import { tagNewFlag } from '../tags/index.js';
@@ -152,7 +152,7 @@ export const flagEtag = (flag: Flag) => etagOf({ ...flag, favorite: false });
 /** Served from the read cache: the view of a flag is the same for every caller. */
 export async function getFlag(
   deps: Deps,
-  reads: ReadCache,
+  reads: Reads,
   projectId: string,
   name: string,
   by: Principal | null,

@@ -23,7 +23,8 @@ export const listingRoutes = (deps: Deps, reads: ReadCache) =>
           response: { 200: ProjectFlagsSchema, ...errorResponses(400, 401, 403, 404) },
         },
       },
-      async (request) => listProjectFlags(deps, reads, request.params.projectId, request.principal),
+      async (request) =>
+        listProjectFlags(deps, reads.of(request), request.params.projectId, request.principal),
     );
 
     app.get(
@@ -43,7 +44,7 @@ export const listingRoutes = (deps: Deps, reads: ReadCache) =>
       },
       async (request, reply) => {
         reply.header('Deprecation', 'true');
-        return listArchivedFlags(deps, reads, request.params.projectId);
+        return listArchivedFlags(deps, reads.of(request), request.params.projectId);
       },
     );
 
@@ -60,9 +61,9 @@ export const listingRoutes = (deps: Deps, reads: ReadCache) =>
           response: { 200: ArchivedFlagsSchema, ...errorResponses(401, 403) },
         },
       },
-      async (_request, reply) => {
+      async (request, reply) => {
         reply.header('Deprecation', 'true');
-        return listArchivedFlags(deps, reads);
+        return listArchivedFlags(deps, reads.of(request));
       },
     );
   });

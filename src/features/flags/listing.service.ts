@@ -1,7 +1,7 @@
 import type { Deps } from '../../deps.js';
 import type { Principal } from '../../platform/http/auth.js';
 import { notFound } from '../../platform/http/errors.js';
-import type { ReadCache } from '../../platform/read-cache.js';
+import type { Reads } from '../../platform/read-cache.js';
 import { favoriteFlags } from './favorites.service.js';
 import type { Flag } from './flags.schemas.js';
 import { toFlag } from './flags.view.js';
@@ -13,7 +13,7 @@ export const projectNotFound = (id: string) => notFound(`Project with id "${id}"
 /** The active flags of a project in Unleash's project-features shape. */
 export async function listProjectFlags(
   deps: Deps,
-  reads: ReadCache,
+  reads: Reads,
   projectId: string,
   by: Principal | null,
 ): Promise<ProjectFlags> {
@@ -62,7 +62,7 @@ async function buildProjectFlags(deps: Deps, projectId: string): Promise<Project
 /** Archived flags, of one project or of all; an unknown project simply has none. */
 export function listArchivedFlags(
   deps: Deps,
-  reads: ReadCache,
+  reads: Reads,
   projectId?: string,
 ): Promise<{ version: number; features: Flag[] }> {
   return reads.read(`archived-flags\u0000${projectId ?? '\u0000'}`, async () => {

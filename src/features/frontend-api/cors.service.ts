@@ -3,7 +3,7 @@ import { transaction } from '../../platform/db/index.js';
 import type { Principal } from '../../platform/http/auth.js';
 import { parseOrigins } from '../../platform/http/cors.js';
 import { invalid } from '../../platform/http/errors.js';
-import type { ReadCache } from '../../platform/read-cache.js';
+import type { Reads } from '../../platform/read-cache.js';
 import { appendEvent } from '../events/index.js';
 import type { ConfigurationSource } from '../snapshot/index.js';
 import { FRONTEND_SETTINGS, readFrontendOrigins, writeFrontendOrigins } from './cors.store.js';
@@ -56,7 +56,7 @@ export class FrontendOrigins {
 }
 
 /** For the admin UI's configuration: from the read cache, which the setting's event invalidates. */
-export const frontendApiOrigins = async (deps: Deps, reads: ReadCache) =>
+export const frontendApiOrigins = async (deps: Deps, reads: Reads) =>
   effective(deps, await reads.read('frontend-api-origins', () => readFrontendOrigins(deps.database.db)));
 
 /**

@@ -24,7 +24,7 @@ export const instanceRoutes = (deps: Deps, reads: ReadCache) =>
           response: { 200: UiConfigSchema, ...errorResponses(401) },
         },
       },
-      async () => uiConfig(deps, reads),
+      async (request) => uiConfig(deps, reads.of(request)),
     );
 
     app.get(

@@ -1,6 +1,6 @@
 import { publicUrl } from '../../config.js';
 import type { Deps } from '../../deps.js';
-import type { ReadCache } from '../../platform/read-cache.js';
+import type { Reads } from '../../platform/read-cache.js';
 import { frontendApiOrigins } from '../frontend-api/index.js';
 import { isInMaintenance } from '../maintenance/index.js';
 
@@ -8,7 +8,7 @@ import { isInMaintenance } from '../maintenance/index.js';
 export const SERVICE_VERSION = '0.1.0';
 
 /** What the admin UI reads at start (Unleash's ui-config, without its paid or hosted parts). */
-export async function uiConfig(deps: Deps, reads: ReadCache) {
+export async function uiConfig(deps: Deps, reads: Reads) {
   return {
     name: 'Flagship',
     version: SERVICE_VERSION,

@@ -22,7 +22,7 @@ export const maintenanceRoutes = (deps: Deps, reads: ReadCache) =>
           response: { 200: MaintenanceSchema, ...errorResponses(401, 403) },
         },
       },
-      async () => ({ enabled: await isInMaintenance(deps, reads) }),
+      async (request) => ({ enabled: await isInMaintenance(deps, reads.of(request)) }),
     );
 
     app.post(

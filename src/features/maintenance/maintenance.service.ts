@@ -3,12 +3,12 @@ import type { Deps } from '../../deps.js';
 import { transaction } from '../../platform/db/index.js';
 import type { Principal } from '../../platform/http/auth.js';
 import { AppError } from '../../platform/http/errors.js';
-import type { ReadCache } from '../../platform/read-cache.js';
+import type { ReadCache, Reads } from '../../platform/read-cache.js';
 import { appendEvent } from '../events/index.js';
 import { readMaintenance, writeMaintenance } from './maintenance.store.js';
 
 /** Kept in the read cache: the toggle records an event, which moves the change version. */
-export const isInMaintenance = (deps: Deps, reads: ReadCache) =>
+export const isInMaintenance = (deps: Deps, reads: Reads) =>
   reads.read('maintenance', () => readMaintenance(deps.database.db));
 
 /** Turns maintenance mode on or off and records `maintenance-mode-toggled` when it changed. */
@@ -44,17 +44,22 @@ const READ_ONLY_POSTS = [
  * working. A preHandler, so a caller without the right still gets its 401/403 first.
  */
 export function maintenanceGuard(deps: Deps, reads: ReadCache) {
-  return async (request: FastifyRequest, _reply: FastifyReply) => {
-    if (!WRITES.has(request.method)) return;
-    const path = request.routeOptions.url ?? request.url;
-    const concrete = request.url.split('?')[0] ?? '';
-    if (!path.startsWith('/api/admin/')) return;
-    if (READ_ONLY_POSTS.some((pattern) => pattern.test(concrete))) return;
-    if (await isInMaintenance(deps, reads)) {
+  const check = async (request: FastifyRequest) => {
+    if (await isInMaintenance(deps, reads.of(request))) {
       throw new AppError(
         'ServiceUnavailableError',
         'The service is in maintenance mode: configuration cannot change until an admin turns it off (POST /api/admin/maintenance {"enabled": false}).',
       );
     }
+  };
+  // A callback hook: the requests it lets through at once (reads, the SDK APIs: nearly all of
+  // them) cost no promise.
+  return (request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void) => {
+    if (!WRITES.has(request.method)) return done();
+    const path = request.routeOptions.url ?? request.url;
+    if (!path.startsWith('/api/admin/')) return done();
+    const concrete = request.url.split('?')[0] ?? '';
+    if (READ_ONLY_POSTS.some((pattern) => pattern.test(concrete))) return done();
+    check(request).then(() => done(), done);
   };
 }

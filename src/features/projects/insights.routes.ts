@@ -22,7 +22,7 @@ export const insightsRoutes = (deps: Deps, reads: ReadCache) =>
           response: { 200: ProjectInsightsSchema, ...errorResponses(400, 401, 403, 404) },
         },
       },
-      async (request) => getInsights(deps, reads, request.params.projectId),
+      async (request) => getInsights(deps, reads.of(request), request.params.projectId),
     );
 
     app.get(

@@ -1,6 +1,6 @@
 import type { Deps } from '../../deps.js';
 import { notFound } from '../../platform/http/errors.js';
-import type { ReadCache } from '../../platform/read-cache.js';
+import type { Reads } from '../../platform/read-cache.js';
 import type { Dora } from './insights.schemas.js';
 import { timeToProdDates } from './insights.store.js';
 import { cachedBase, stats } from './overview.service.js';
@@ -34,7 +34,7 @@ export async function getDora(deps: Deps, projectId: string): Promise<Dora> {
  * flags per type and members. `members.change` is an approximation: the project's role grants made
  * in the last 30 days that still hold (removed grants leave no trace to subtract).
  */
-export async function getInsights(deps: Deps, reads: ReadCache, projectId: string) {
+export async function getInsights(deps: Deps, reads: Reads, projectId: string) {
   const base = await cachedBase(deps, reads, projectId, false);
   const [windowed, extras, leadTime] = await Promise.all([
     stats(deps, reads, projectId),

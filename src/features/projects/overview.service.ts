@@ -1,7 +1,7 @@
 import type { Deps } from '../../deps.js';
 import type { Principal } from '../../platform/http/auth.js';
 import { notFound } from '../../platform/http/errors.js';
-import type { ReadCache } from '../../platform/read-cache.js';
+import type { Reads } from '../../platform/read-cache.js';
 import { favoriteFlags } from '../flags/index.js';
 import {
   listFlagCreators,
@@ -137,7 +137,7 @@ async function overviewBase(deps: Deps, projectId: string, archived: boolean): P
 }
 
 /** The overview base from the read cache, counted by the size of its JSON text. */
-export const cachedBase = (deps: Deps, reads: ReadCache, projectId: string, archived: boolean) =>
+export const cachedBase = (deps: Deps, reads: Reads, projectId: string, archived: boolean) =>
   reads.read(
     `project-overview\u0000${projectId}\u0000${archived}`,
     () => overviewBase(deps, projectId, archived),
@@ -149,7 +149,7 @@ export const cachedBase = (deps: Deps, reads: ReadCache, projectId: string, arch
 type Stats = ProjectOverview['stats'];
 
 /** The window statistics at `now`, kept while they hold (until a timestamp leaves a window). */
-export async function stats(deps: Deps, reads: ReadCache, projectId: string): Promise<Stats> {
+export async function stats(deps: Deps, reads: Reads, projectId: string): Promise<Stats> {
   const now = deps.now().getTime();
   const entry = await reads.readTimed(`project-stats\u0000${projectId}`, now, async () => {
     const row = await windowStats(deps.database.db, projectId, new Date(now));
@@ -179,7 +179,7 @@ export async function stats(deps: Deps, reads: ReadCache, projectId: string): Pr
  */
 async function overviewJson(
   deps: Deps,
-  reads: ReadCache,
+  reads: Reads,
   projectId: string,
   archived: boolean,
   principal: Principal,
@@ -206,7 +206,7 @@ async function overviewJson(
 /** The deprecated project overview (6.x shape): settings, environments, flags and live stats. */
 export const getProjectOverviewJson = (
   deps: Deps,
-  reads: ReadCache,
+  reads: Reads,
   projectId: string,
   archived: boolean,
   principal: Principal,
@@ -216,7 +216,7 @@ export const getProjectOverviewJson = (
  * The health report: the overview of the project's non-archived flags with the counts behind its
  * health, computed from the current data (a flag marked stale counts at once).
  */
-export const getHealthReportJson = (deps: Deps, reads: ReadCache, projectId: string, principal: Principal) =>
+export const getHealthReportJson = (deps: Deps, reads: Reads, projectId: string, principal: Principal) =>
   overviewJson(deps, reads, projectId, false, principal, (base) => ({
     technicalDebt: 100 - base.head.health,
     potentiallyStaleCount: base.counts.potentiallyStale,
@@ -235,12 +235,7 @@ export function onboardingStatus(firstFlag: string | null, anySeen: boolean) {
  * The current project overview (`…/overview`): the deprecated one's settings, health and
  * statistics without the flags, plus flag counts per type and onboarding.
  */
-export async function getCurrentOverview(
-  deps: Deps,
-  reads: ReadCache,
-  projectId: string,
-  principal: Principal,
-) {
+export async function getCurrentOverview(deps: Deps, reads: Reads, projectId: string, principal: Principal) {
   const base = await cachedBase(deps, reads, projectId, false);
   const [favorite, windowed, extras] = await Promise.all([
     isFavorite(deps.database.db, projectId, userIdOf(principal)),
@@ -267,7 +262,7 @@ export async function getFlagCreators(deps: Deps, projectId: string) {
 }
 
 /** The project status page: activity per day, resources, health and the lifecycle per stage. */
-export async function getProjectStatus(deps: Deps, reads: ReadCache, projectId: string) {
+export async function getProjectStatus(deps: Deps, reads: Reads, projectId: string) {
   const base = await cachedBase(deps, reads, projectId, false);
   const row = await projectStatusRow(deps.database.db, projectId, deps.now());
   if (!row) throw notFound(`Could not find project with id "${projectId}".`);

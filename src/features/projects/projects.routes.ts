@@ -108,7 +108,7 @@ export const projectRoutes = (deps: Deps, reads: ReadCache) =>
         reply.header('Deprecation', 'true');
         const json = await getProjectOverviewJson(
           deps,
-          reads,
+          reads.of(request),
           request.params.projectId,
           request.query.archived ?? false,
           actor(request),
@@ -134,7 +134,7 @@ export const projectRoutes = (deps: Deps, reads: ReadCache) =>
       async (request, reply) =>
         sendSerialized(
           reply,
-          await getHealthReportJson(deps, reads, request.params.projectId, actor(request)),
+          await getHealthReportJson(deps, reads.of(request), request.params.projectId, actor(request)),
         ),
     );
 
@@ -152,7 +152,8 @@ export const projectRoutes = (deps: Deps, reads: ReadCache) =>
           response: { 200: ProjectOverviewV8Schema, ...errorResponses(400, 401, 403, 404) },
         },
       },
-      async (request) => getCurrentOverview(deps, reads, request.params.projectId, actor(request)),
+      async (request) =>
+        getCurrentOverview(deps, reads.of(request), request.params.projectId, actor(request)),
     );
 
     app.get(
@@ -169,7 +170,7 @@ export const projectRoutes = (deps: Deps, reads: ReadCache) =>
           response: { 200: ProjectStatusSchema, ...errorResponses(400, 401, 403, 404) },
         },
       },
-      async (request) => getProjectStatus(deps, reads, request.params.projectId),
+      async (request) => getProjectStatus(deps, reads.of(request), request.params.projectId),
     );
 
     app.get(

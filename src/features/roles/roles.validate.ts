@@ -5,8 +5,7 @@ import { type ErrorDetail, invalid } from '../../platform/http/errors.js';
  * The permissions a custom role may hold, and where each applies.
  *
  * Decisions (Unleash Enterprise has custom roles; its open-source document has no such paths):
- * - Known names are our `Permission` union plus `UPDATE_APPLICATION`, which the Editor holds
- *   (migrations/0006_identity.sql). Anything else is a 400 that names the known ones.
+ * - Known names are our `Permission` union. Anything else is a 400 that names the known ones.
  * - `ADMIN` is refused: it is the Admin role's alone, so that "the last Admin" stays a meaningful
  *   guard and nobody hands out everything under another name. `CLIENT` and `FRONTEND` belong to
  *   SDK tokens; a person holding them could reach nothing. Both are refused with a reason.
@@ -28,6 +27,7 @@ const ROOT = [
   'CREATE_ADDON',
   'UPDATE_ADDON',
   'DELETE_ADDON',
+  'UPDATE_APPLICATION',
   'CREATE_CONTEXT_FIELD',
   'UPDATE_CONTEXT_FIELD',
   'DELETE_CONTEXT_FIELD',
@@ -76,16 +76,13 @@ type Unplaced = Exclude<
 >;
 const _everyPermissionPlaced: Record<Unplaced, never> = {};
 
-/** Granted by the seeded Editor role; no route checks it yet. */
-const ROOT_EXTRA = ['UPDATE_APPLICATION'] as const;
-
-const rootNames = new Set<string>([...ROOT, ...ROOT_EXTRA]);
+const rootNames = new Set<string>([...ROOT]);
 const projectNames = new Set<string>(PROJECT);
 const environmentNames = new Set<string>(ENVIRONMENT);
 const reserved = new Set<string>(RESERVED);
 
 /** Every name a custom role may hold, for messages and the schema's description. */
-export const ASSIGNABLE_PERMISSIONS: readonly string[] = [...ROOT, ...ROOT_EXTRA, ...PROJECT, ...ENVIRONMENT];
+export const ASSIGNABLE_PERMISSIONS: readonly string[] = [...ROOT, ...PROJECT, ...ENVIRONMENT];
 
 export type CustomRoleType = 'root-custom' | 'custom';
 

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Db } from '../../platform/db/index.js';
 import type { Principal } from '../../platform/http/auth.js';
-import type { ReadCache } from '../../platform/read-cache.js';
+import type { ReadCache, Reads } from '../../platform/read-cache.js';
 import { hashSecret } from '../access/index.js';
 import { noteUnloggedChange } from '../events/index.js';
 import { extendSession, findPat, findSession } from './sessions.store.js';
@@ -22,10 +22,10 @@ export const userDisplayName = (u: { id: number; email: string | null; username:
 
 /**
  * Resolves sessions and personal access tokens to the user they belong to. The session or token,
- * the user and their permissions are read through the read cache (one version probe per
- * request): a role change, a deletion, a new project role or a deleted token records an event,
- * and ending or extending a session moves the version (`noteUnloggedChange`), so each applies on
- * every instance at once.
+ * the user and their permissions are read through the read cache, as part of the request's reads
+ * when given its `scope` (one version probe for the whole request): a role change, a deletion, a
+ * new project role or a deleted token records an event, and ending or extending a session moves
+ * the version (`noteUnloggedChange`), so each applies on every instance at once.
  */
 export function userResolver(db: Db, reads: ReadCache, now: () => Date, sessionTtlMs: number) {
   const principalOf = async (userId: number): Promise<Principal | null> => {
@@ -39,17 +39,22 @@ export function userResolver(db: Db, reads: ReadCache, now: () => Date, sessionT
     };
   };
   // One cache entry per credential holds what it resolves to, so a request reads the cache once.
-  const resolve = <R extends { user_id: number }>(key: string, find: () => Promise<R | undefined>) =>
-    reads.read(key, async () => {
+  const readsOf = (scope: object | undefined): Reads => (scope ? reads.of(scope) : reads);
+  const resolve = <R extends { user_id: number }>(
+    scope: object | undefined,
+    key: string,
+    find: () => Promise<R | undefined>,
+  ) =>
+    readsOf(scope).read(key, async () => {
       const row = await find();
       const principal = row ? await principalOf(row.user_id) : null;
       return row && principal ? { row, principal } : null;
     });
 
   return {
-    async session(secret: string): Promise<Principal | null> {
+    async session(secret: string, scope?: object): Promise<Principal | null> {
       const hash = hashSecret(secret);
-      const found = await resolve(`session\u0000${hash}`, () => findSession(db, hash));
+      const found = await resolve(scope, `session\u0000${hash}`, () => findSession(db, hash));
       const at = now().getTime();
       if (!found || found.row.expires_at.getTime() <= at) return null;
       // Sliding expiry: a session used in the second half of its life gets a full period again.
@@ -59,9 +64,9 @@ export function userResolver(db: Db, reads: ReadCache, now: () => Date, sessionT
       }
       return found.principal;
     },
-    async pat(secret: string): Promise<Principal | null> {
+    async pat(secret: string, scope?: object): Promise<Principal | null> {
       const hash = hashSecret(secret);
-      const found = await resolve(`pat\u0000${hash}`, () => findPat(db, hash));
+      const found = await resolve(scope, `pat\u0000${hash}`, () => findPat(db, hash));
       const expiresAt = found?.row.expires_at;
       if (!found || (expiresAt && expiresAt.getTime() <= now().getTime())) return null;
       return found.principal;

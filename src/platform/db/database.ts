@@ -10,6 +10,7 @@ import {
   sql,
 } from 'kysely';
 import type { Client, Pool, PoolClient } from 'pg';
+import { initialiseDataDir } from './pglite-init.js';
 import type { DB } from './schema.js';
 
 export type Engine = 'pglite' | 'postgres';
@@ -36,6 +37,12 @@ export interface DatabaseOptions {
   url?: string;
   /** PGlite data directory; absent means in memory. */
   dataDir?: string;
+  /**
+   * PGlite: shared buffers in MB. PGlite's own default (160 MB) is touched when it opens and
+   * stays resident; pages beyond the buffers are read from the data directory's files (the
+   * operating system's cache).
+   */
+  sharedBuffersMb?: number;
   /** PGlite: start from a dumped data directory (tests). */
   loadDataDir?: Blob;
   poolSize?: number;
@@ -58,12 +65,24 @@ async function openPglite(options: DatabaseOptions): Promise<Database> {
   const { PGlite } = await import('@electric-sql/pglite');
   // pg_trgm (flag search, migrations/0010): PGlite takes extensions only when it opens.
   const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
-  if (options.dataDir) await checkDataDir(options.dataDir);
+  // A new data directory is created apart, so this process opens it with small memory.
+  if (options.dataDir && (await checkDataDir(options.dataDir)) === 'new') {
+    try {
+      await initialiseDataDir(options.dataDir);
+    } catch (error) {
+      throw new Error(cannotOpen(options.dataDir, error instanceof Error ? error.message : String(error)));
+    }
+  }
   let pglite: InstanceType<typeof PGlite>;
   try {
     pglite = await PGlite.create({
       extensions: { pg_trgm },
       ...(options.dataDir ? { dataDir: options.dataDir } : {}),
+      // On PGlite's command line, its own defaults kept (`postgresqlconf` would rewrite the data
+      // directory's postgresql.conf).
+      ...(options.sharedBuffersMb
+        ? { startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${options.sharedBuffersMb}MB`] }
+        : {}),
       ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
       parsers: { [INT8_OID]: (value: string) => Number(value) },
     });
@@ -97,10 +116,10 @@ async function openPglite(options: DatabaseOptions): Promise<Database> {
  * A folder with files but no PG_VERSION is not a database PGlite made: PGlite would create a new
  * one over it, so the service refuses instead (it never deletes or overwrites data on its own).
  */
-async function checkDataDir(dataDir: string): Promise<void> {
+async function checkDataDir(dataDir: string): Promise<'new' | 'existing'> {
   const { readdir, access } = await import('node:fs/promises');
   const entries = await readdir(dataDir).catch(() => [] as string[]);
-  if (entries.length === 0) return;
+  if (entries.length === 0) return 'new';
   const hasVersion = await access(`${dataDir}/PG_VERSION`).then(
     () => true,
     () => false,
@@ -113,6 +132,7 @@ async function checkDataDir(dataDir: string): Promise<void> {
       ),
     );
   }
+  return 'existing';
 }
 
 /** How to recover when the embedded database does not open (docs/reliability.md, README "Backups"). */

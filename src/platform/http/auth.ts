@@ -31,6 +31,7 @@ export type Permission =
   | 'CREATE_ADDON'
   | 'UPDATE_ADDON'
   | 'DELETE_ADDON'
+  | 'UPDATE_APPLICATION'
   | 'PROJECT_USER_ACCESS_WRITE'
   | 'PROJECT_GROUP_ACCESS_WRITE'
   | 'READ_PROJECT_API_TOKEN'
@@ -75,12 +76,21 @@ declare module 'fastify' {
   }
 }
 
-export type ResolvePrincipal = (secret: string) => Promise<Principal | null>;
+/**
+ * `scope`: what the credential's reads belong to (the request), so that they share its change
+ * version with the rest of the request's reads (read-cache.ts, `ReadCache.of`).
+ */
+export type ResolvePrincipal = (secret: string, scope?: object) => Promise<Principal | null>;
 
 /** How callers are recognised; the slices that own credentials provide these. */
 export interface Authenticators {
   /** The Authorization header's credential (API token or personal access token). */
   header: ResolvePrincipal;
+  /**
+   * The principal of a header credential this process holds in memory right now (what `header`
+   * would resolve at once), else undefined: lets the common request skip every promise.
+   */
+  known?: (secret: string) => Principal | undefined;
   /** A login session, from the cookie named `sessionCookie`. */
   session: ResolvePrincipal;
   sessionCookie: string;
@@ -135,10 +145,8 @@ export function registerAuth(app: FastifyInstance, auth: Authenticators) {
     }
   });
 
-  app.addHook('onRequest', async (request) => {
-    const permission = request.routeOptions.config.permission;
-    // No permission means no route matched: the not-found handler answers.
-    if (!permission || permission === 'PUBLIC') return;
+  /** Who the caller is, then `authorise`: the path of a credential not held in memory. */
+  const authenticate = async (request: FastifyRequest, permission: Exclude<RoutePermission, 'PUBLIC'>) => {
     const secret = credential(request);
     const session = request.cookies?.[auth.sessionCookie];
     if (!secret && !session) {
@@ -149,7 +157,8 @@ export function registerAuth(app: FastifyInstance, auth: Authenticators) {
     }
     // As Unleash: a header that is not valid falls through to the session, if there is one.
     const principal =
-      (secret ? await auth.header(secret) : null) ?? (session ? await auth.session(session) : null);
+      (secret ? await auth.header(secret, request) : null) ??
+      (session ? await auth.session(session, request) : null);
     if (!principal) {
       throw new AppError(
         'AuthenticationRequired',
@@ -158,6 +167,15 @@ export function registerAuth(app: FastifyInstance, auth: Authenticators) {
           : 'Your session has expired or ended. Log in again.',
       );
     }
+    await authorise(request, permission, principal);
+  };
+
+  /** May `principal` call this route? Synchronous unless the flag's project must be looked up. */
+  const authorise = (
+    request: FastifyRequest,
+    permission: Exclude<RoutePermission, 'PUBLIC'>,
+    principal: Principal,
+  ): Promise<void> | undefined => {
     request.principal = principal;
     // SDK tokens reach only their own API (client tokens the backend API, frontend tokens the
     // frontend API); every other caller reaches only the admin side.
@@ -172,19 +190,40 @@ export function registerAuth(app: FastifyInstance, auth: Authenticators) {
     if (permission === 'NONE' || permission === 'SDK' || CLIENT_PERMISSIONS.has(permission)) return;
     const params = request.params as Record<string, string | undefined>;
     const environment = params.environment ?? params.environmentId;
-    let project = params.projectId ?? params.project;
+    const project = params.projectId ?? params.project;
+    const check = (project: string | undefined) => {
+      if (!allows(principal, permission, project, environment)) {
+        const where = environment ? ` in the "${environment}" environment` : '';
+        throw new AppError(
+          'NoAccessError',
+          `You don't have the required permissions to perform this operation. You need the "${permission}" permission${where}.`,
+        );
+      }
+    };
     // A route that names a flag but no project is checked against the flag's project (users only:
     // API tokens hold ADMIN, which needs no project).
     if (project === undefined && principal.kind === 'user' && params.featureName !== undefined) {
-      project = await auth.projectOfFlag(params.featureName);
+      return auth.projectOfFlag(params.featureName).then(check);
     }
-    if (!allows(principal, permission, project, environment)) {
-      const where = environment ? ` in the "${environment}" environment` : '';
-      throw new AppError(
-        'NoAccessError',
-        `You don't have the required permissions to perform this operation. You need the "${permission}" permission${where}.`,
-      );
+    check(project);
+  };
+
+  // A callback hook: a request whose token is held in memory (SDKs polling, scripts) is checked
+  // without a single promise.
+  app.addHook('onRequest', (request, _reply, done) => {
+    const permission = request.routeOptions.config.permission;
+    // No permission means no route matched: the not-found handler answers.
+    if (!permission || permission === 'PUBLIC') return done();
+    const secret = auth.known && credential(request);
+    const known = secret ? auth.known?.(secret) : undefined;
+    let pending: Promise<void> | undefined;
+    try {
+      pending = known ? authorise(request, permission, known) : authenticate(request, permission);
+    } catch (error) {
+      return done(error as Error);
     }
+    if (!pending) return done();
+    pending.then(() => done(), done);
   });
 }
 

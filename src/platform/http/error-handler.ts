@@ -88,7 +88,10 @@ export function registerErrorHandling(app: FastifyInstance) {
 }
 
 /** Errors Node's HTTP parser raises before Fastify sees a request (oversized headers, garbage). */
-export function clientErrorResponse(error: NodeJS.ErrnoException): string {
+export function clientErrorResponse(
+  error: NodeJS.ErrnoException,
+  headers: Record<string, string> = {},
+): string {
   const tooLarge = error.code === 'HPE_HEADER_OVERFLOW';
   const [status, text, name]: [number, string, ErrorName] = tooLarge
     ? [431, 'Request Header Fields Too Large', 'HeadersTooLargeError']
@@ -97,5 +100,8 @@ export function clientErrorResponse(error: NodeJS.ErrnoException): string {
     ? 'The request headers are too large.'
     : 'The request could not be parsed as HTTP.';
   const body = JSON.stringify(errorBody(name, message, [{ message }]));
-  return `HTTP/1.1 ${status} ${text}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`;
+  const extra = Object.entries(headers)
+    .map(([name, value]) => `${name}: ${value}\r\n`)
+    .join('');
+  return `HTTP/1.1 ${status} ${text}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n${extra}Connection: close\r\n\r\n${body}`;
 }

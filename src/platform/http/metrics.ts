@@ -22,13 +22,32 @@ export function registerMetrics(app: FastifyInstance) {
     registers: [registry],
   });
 
+  // The counter and histogram children of each (method, route, status), bound once: prom-client
+  // would otherwise hash the label object on every response. Few: route patterns, not raw URLs.
+  const bound = new Map<string, { count: () => void; observe: (seconds: number) => void }>();
+  const childrenOf = (method: string, route: string, status: string) => {
+    const key = `${method} ${status} ${route}`;
+    let children = bound.get(key);
+    if (!children) {
+      const labels = { method, route, status };
+      const counter = requests.labels(labels);
+      const histogram = duration.labels(labels);
+      children = { count: () => counter.inc(), observe: (seconds) => histogram.observe(seconds) };
+      bound.set(key, children);
+    }
+    return children;
+  };
+
   // A callback hook: no promise per response.
   app.addHook('onResponse', (request, reply, done) => {
     // The route pattern, never the raw URL: label values stay few whatever clients send.
-    const route = request.routeOptions.url ?? 'unmatched';
-    const labels = { method: request.method, route, status: String(reply.statusCode) };
-    requests.inc(labels);
-    duration.observe(labels, reply.elapsedTime / 1000);
+    const children = childrenOf(
+      request.method,
+      request.routeOptions.url ?? 'unmatched',
+      String(reply.statusCode),
+    );
+    children.count();
+    children.observe(reply.elapsedTime / 1000);
     done();
   });
 

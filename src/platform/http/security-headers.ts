@@ -29,6 +29,21 @@ export const HTML_CSP = [
 export const HSTS = 'max-age=31536000';
 
 /**
+ * The headers every answer that is not a page carries; also written by the answers made on the
+ * raw socket before Fastify has a reply (server.ts: HTTP parser errors, bad percent-escapes).
+ */
+export function securityHeaders(options: { hsts: boolean }): Record<string, string> {
+  return {
+    'x-content-type-options': 'nosniff',
+    'x-frame-options': 'DENY',
+    // Reset and invite links carry their secret in the URL: never send it to another site.
+    'referrer-policy': 'no-referrer',
+    'content-security-policy': API_CSP,
+    ...(options.hsts ? { 'strict-transport-security': HSTS } : {}),
+  };
+}
+
+/**
  * Security headers on every answer, errors and 404s included. Set in `onRequest` (before any hook
  * that can refuse the request, so 401s carry them, and event streams copy them from the reply),
  * with the HTML policy swapped in on `onSend` when the answer is a page.
@@ -41,14 +56,7 @@ export const HSTS = 'max-age=31536000';
  * no plugin can announce a product or a version.
  */
 export function registerSecurityHeaders(app: FastifyInstance, options: { hsts: boolean }) {
-  const base: Record<string, string> = {
-    'x-content-type-options': 'nosniff',
-    'x-frame-options': 'DENY',
-    // Reset and invite links carry their secret in the URL: never send it to another site.
-    'referrer-policy': 'no-referrer',
-    'content-security-policy': API_CSP,
-    ...(options.hsts ? { 'strict-transport-security': HSTS } : {}),
-  };
+  const base = securityHeaders(options);
   app.addHook('onRequest', (_request, reply, done) => {
     reply.headers(base);
     done();

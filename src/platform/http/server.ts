@@ -4,7 +4,7 @@ import { type Config, trustProxy } from '../../config.js';
 import { acceptEmptyBodies } from './empty-body.js';
 import { clientErrorResponse, frameworkErrorBody, registerErrorHandling } from './error-handler.js';
 import { ErrorSchema } from './schemas.js';
-import { logRedaction, registerSecurityHeaders } from './security-headers.js';
+import { logRedaction, registerSecurityHeaders, securityHeaders } from './security-headers.js';
 import { lazySerializers } from './serialization.js';
 import { registerValidation } from './validation.js';
 
@@ -15,6 +15,9 @@ import { registerValidation } from './validation.js';
  * The service (app.ts) and an edge replica (src/edge/) both start from it.
  */
 export function createServer(config: Config) {
+  const hsts = config.PUBLIC_URL?.startsWith('https://') ?? false;
+  // Also on the answers written before Fastify has a reply (below).
+  const headers = securityHeaders({ hsts });
   const app = Fastify({
     // Secrets never reach the log: redacted URLs, headers and body fields (security-headers.ts).
     logger: { level: config.LOG_LEVEL, ...logRedaction },
@@ -22,13 +25,13 @@ export function createServer(config: Config) {
     trustProxy: trustProxy(config),
     // Node's parser errors (oversized headers, garbage) still get a JSON error body.
     clientErrorHandler: (error, socket) => {
-      if (socket.writable) socket.end(clientErrorResponse(error));
+      if (socket.writable) socket.end(clientErrorResponse(error, headers));
       else socket.destroy();
     },
     routerOptions: { maxParamLength: 500 },
     // Malformed percent-escapes in the path are rejected before routing; answer them as JSON too.
     frameworkErrors: (error, _request, reply) => {
-      reply.raw.writeHead(400, { 'content-type': 'application/json; charset=utf-8' });
+      reply.raw.writeHead(400, { ...headers, 'content-type': 'application/json; charset=utf-8' });
       reply.raw.end(JSON.stringify(frameworkErrorBody(error)));
     },
     ajv: { customOptions: { strict: false } },
@@ -42,6 +45,6 @@ export function createServer(config: Config) {
   acceptEmptyBodies(app);
   app.addSchema(ErrorSchema);
   // Before any hook that can refuse the request: 401s and 404s carry them too.
-  registerSecurityHeaders(app, { hsts: config.PUBLIC_URL?.startsWith('https://') ?? false });
+  registerSecurityHeaders(app, { hsts });
   return app;
 }

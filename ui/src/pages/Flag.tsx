@@ -1,32 +1,22 @@
-import {
-  Anchor,
-  Badge,
-  Breadcrumbs,
-  Button,
-  Card,
-  Fieldset,
-  Group,
-  Modal,
-  MultiSelect,
-  NumberInput,
-  Stack,
-  Switch,
-  Text,
-  TextInput,
-  Title,
-} from '@mantine/core';
+import { Anchor, Badge, Breadcrumbs, Button, Card, Group, Stack, Switch, Text, Title } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { del, enc, getTagged, notifyDone, notifyError, post, put, type Tagged } from '../api';
 import { Empty, ErrorState, Loading, OFF_COLOR, ON_COLOR } from '../components';
-import { ConstraintsEditor, cleanConstraint, describeConstraint } from '../constraints';
+import { describeConstraint } from '../constraints';
 import { keys, useFlag, useSegments } from '../queries';
 import { useCan } from '../session';
-import type { Constraint, FlagEnvironment, Strategy, Variant } from '../types';
-import { VariantsEditor, variantsValid, WeightBar } from '../variants';
-import { variantsPayload } from '../weights';
-import { EnvironmentVariants, TagsAndDependencies } from './FlagVariants';
+import type { FlagEnvironment, Strategy } from '../types';
+import { WeightBar } from '../variants';
+import { FlagDependencies } from './FlagDependencies';
+import { FlagHistory } from './FlagHistory';
+import { FlagMetrics } from './FlagMetrics';
+import { FlagTags } from './FlagTags';
+import { EnvironmentVariants } from './FlagVariants';
+import { LifecycleStepper } from './LifecycleStepper';
+import { StrategyForm } from './StrategyForm';
+import { describeParameters, typeLabel, useStrategyDefinitions } from './StrategyParameters';
 
 /** A flag: its metadata, and per environment a switch and the ordered strategies. */
 export default function FlagPage() {
@@ -64,10 +54,16 @@ export default function FlagPage() {
       <Text size="sm" c="dimmed">
         Created {new Date(f.createdAt).toLocaleString()} · impression data {f.impressionData ? 'on' : 'off'}
       </Text>
-      <TagsAndDependencies tags={f.tags ?? []} dependencies={f.dependencies ?? []} />
+      <LifecycleStepper projectId={projectId} flag={f} />
+      <Stack gap={4}>
+        <FlagTags projectId={projectId} flagName={f.name} tags={f.tags ?? []} />
+        <FlagDependencies projectId={projectId} flagName={f.name} dependencies={f.dependencies ?? []} />
+      </Stack>
       {f.environments.map((env) => (
         <EnvironmentCard key={env.name} projectId={projectId} flagName={f.name} env={env} />
       ))}
+      <FlagMetrics projectId={projectId} flagName={f.name} />
+      <FlagHistory projectId={projectId} flagName={f.name} />
     </Stack>
   );
 }
@@ -95,6 +91,12 @@ function EnvironmentCard(props: { projectId: string; flagName: string; env: Flag
     onSuccess: () => notifyDone('Strategy deleted.'),
     onSettled: refresh,
   });
+  const definitions = useStrategyDefinitions();
+  const definitionOf = (name: string) => definitions.data?.find((d) => d.name === name);
+  const typeName = (name: string) => {
+    const definition = definitionOf(name);
+    return definition ? typeLabel(definition) : name;
+  };
   const segmentName = (id: number) => segments.data?.find((s) => s.id === id)?.name ?? `#${id}`;
   const strategies = [...env.strategies].sort((a, b) => (a.sortOrder ?? 0) - (b.sortOrder ?? 0));
   return (
@@ -123,12 +125,15 @@ function EnvironmentCard(props: { projectId: string; flagName: string; env: Flag
               <Group justify="space-between" align="start">
                 <Stack gap={2}>
                   <Text fw={600}>
-                    {index + 1}. {s.title || s.name}
+                    {index + 1}. {s.title || typeName(s.name)}
                     {s.disabled ? ' (disabled)' : ''}
                   </Text>
-                  {s.name === 'flexibleRollout' && (
-                    <Text size="sm">Rollout {s.parameters?.rollout ?? 100}%</Text>
-                  )}
+                  {s.title && <Text size="sm">Type: {typeName(s.name)}</Text>}
+                  {describeParameters(s, definitionOf(s.name)).map((line) => (
+                    <Text size="sm" key={line}>
+                      {line}
+                    </Text>
+                  ))}
                   {s.constraints.map((c, i) => (
                     // biome-ignore lint/suspicious/noArrayIndexKey: constraints have no identity
                     <Text size="sm" key={i}>
@@ -183,7 +188,7 @@ function EnvironmentCard(props: { projectId: string; flagName: string; env: Flag
         refresh={refresh}
       />
       {editing && (
-        <StrategyEditor
+        <StrategyForm
           flagName={flagName}
           env={env.name}
           strategy={editing === 'new' ? undefined : editing.body}
@@ -200,105 +205,5 @@ function EnvironmentCard(props: { projectId: string; flagName: string; env: Flag
         />
       )}
     </Card>
-  );
-}
-
-/** Adds or edits a gradual rollout: percentage, constraints and segments. */
-function StrategyEditor(props: {
-  flagName: string;
-  env: string;
-  strategy?: Strategy;
-  onClose: () => void;
-  save: (body: unknown, id?: string) => Promise<void>;
-}) {
-  const { flagName, env, strategy, onClose, save } = props;
-  const segments = useSegments();
-  const [title, setTitle] = useState(strategy?.title ?? '');
-  const [rollout, setRollout] = useState<number>(Number(strategy?.parameters?.rollout ?? 100));
-  const [constraints, setConstraints] = useState<Constraint[]>(strategy?.constraints ?? []);
-  const [segmentIds, setSegmentIds] = useState<string[]>((strategy?.segments ?? []).map(String));
-  const [variants, setVariants] = useState<Variant[]>(strategy?.variants ?? []);
-  const [variantStickiness, setVariantStickiness] = useState(
-    strategy?.variants?.[0]?.stickiness ?? 'default',
-  );
-  const submit = useMutation({
-    mutationFn: () =>
-      save(
-        {
-          name: 'flexibleRollout',
-          ...(title && { title }),
-          parameters: {
-            rollout: String(rollout),
-            stickiness: strategy?.parameters?.stickiness ?? 'default',
-            groupId: strategy?.parameters?.groupId ?? flagName,
-          },
-          constraints: constraints.map(cleanConstraint),
-          segments: segmentIds.map(Number),
-          variants: variantsPayload(variants, variantStickiness),
-        },
-        strategy?.id,
-      ),
-    onSuccess: () => {
-      notifyDone(strategy ? 'Strategy saved.' : `Strategy added in ${env}.`);
-      onClose();
-    },
-  });
-  return (
-    <Modal
-      opened
-      onClose={onClose}
-      size="xl"
-      title={strategy ? `Edit strategy in ${env}` : `Add a gradual rollout in ${env}`}
-      closeButtonProps={{ 'aria-label': 'Close' }}
-    >
-      <form
-        onSubmit={(event) => {
-          event.preventDefault();
-          submit.mutate();
-        }}
-      >
-        <Stack>
-          <TextInput
-            label="Title (optional)"
-            value={title}
-            onChange={(e) => setTitle(e.currentTarget.value)}
-          />
-          <NumberInput
-            label="Rollout %"
-            min={0}
-            max={100}
-            clampBehavior="strict"
-            value={rollout}
-            onChange={(v) => setRollout(Number(v) || 0)}
-            w={160}
-          />
-          <ConstraintsEditor value={constraints} onChange={setConstraints} />
-          <MultiSelect
-            label="Segments"
-            placeholder={segments.data?.length ? 'Pick segments' : 'No segments yet'}
-            data={(segments.data ?? []).map((s) => ({ value: String(s.id), label: s.name }))}
-            value={segmentIds}
-            onChange={setSegmentIds}
-            searchable
-          />
-          <Fieldset legend="Strategy variants" p="xs">
-            <VariantsEditor
-              value={variants}
-              onChange={setVariants}
-              stickiness={variantStickiness}
-              onStickinessChange={setVariantStickiness}
-            />
-          </Fieldset>
-          <Group justify="end">
-            <Button variant="default" onClick={onClose}>
-              Cancel
-            </Button>
-            <Button type="submit" loading={submit.isPending} disabled={!variantsValid(variants)}>
-              Save strategy
-            </Button>
-          </Group>
-        </Stack>
-      </form>
-    </Modal>
   );
 }

@@ -1,4 +1,4 @@
-import { Button, Group, Modal, Stack, Text, Title } from '@mantine/core';
+import { Button, Group, Modal, Stack, Title } from '@mantine/core';
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { getTagged, notifyDone, notifyError, put, type Tagged } from '../api';
@@ -102,38 +102,5 @@ function VariantsModal(props: {
         </Stack>
       </form>
     </Modal>
-  );
-}
-
-/** Tags and parent flags, read-only (edited through the API). */
-export function TagsAndDependencies(props: {
-  tags: { type: string; value: string }[];
-  dependencies: { feature: string; enabled?: boolean; variants?: string[] }[];
-}) {
-  const { tags, dependencies } = props;
-  return (
-    <Stack gap={4}>
-      <Text size="sm">
-        <Text span fw={600}>
-          Tags:{' '}
-        </Text>
-        {tags.length ? tags.map((t) => `${t.type}:${t.value}`).join(', ') : 'none'}
-      </Text>
-      <Text size="sm">
-        <Text span fw={600}>
-          Depends on:{' '}
-        </Text>
-        {dependencies.length
-          ? dependencies
-              .map(
-                (d) =>
-                  `${d.feature} ${d.enabled === false ? 'being off' : 'being on'}${
-                    d.variants?.length ? ` with variant ${d.variants.join(' or ')}` : ''
-                  }`,
-              )
-              .join('; ')
-          : 'no other flag'}
-      </Text>
-    </Stack>
   );
 }

@@ -101,9 +101,17 @@ export default function ProjectFlagsPage() {
   return (
     <Stack>
       <Group justify="space-between">
-        <Title order={1} size="h2">
-          Flags in {projectId}
-        </Title>
+        <Group gap="md" align="baseline">
+          <Title order={1} size="h2">
+            Flags in {projectId}
+          </Title>
+          <Anchor component={Link} to={`/projects/${enc(projectId)}/settings`}>
+            Settings
+          </Anchor>
+          <Anchor component={Link} to={`/projects/${enc(projectId)}/status`}>
+            Status
+          </Anchor>
+        </Group>
         {can('CREATE_FEATURE', projectId) && <Button onClick={() => setCreating(true)}>New flag</Button>}
       </Group>
       <Suspense fallback={null}>

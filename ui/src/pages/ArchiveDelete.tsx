@@ -1,0 +1,63 @@
+import { Button, Code, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
+import { useMutation } from '@tanstack/react-query';
+import { useState } from 'react';
+import { del, enc, notifyDone } from '../api';
+import { type ArchivedFlag, useRefreshAfter } from './Archive';
+
+/** Deleting for good cannot be undone: the button works once the flag's name is typed. */
+export function DeleteArchivedFlag({ flag, onClose }: { flag: ArchivedFlag; onClose: () => void }) {
+  const refresh = useRefreshAfter();
+  const [typed, setTyped] = useState('');
+  const remove = useMutation({
+    mutationFn: () => del(`api/admin/archive/${enc(flag.name)}`),
+    onSuccess: async () => {
+      await refresh(flag);
+      notifyDone(`Flag "${flag.name}" deleted for good.`);
+      onClose();
+    },
+  });
+  const matches = typed === flag.name;
+  return (
+    <Modal
+      opened
+      onClose={onClose}
+      title={`Delete flag ${flag.name} for good?`}
+      closeButtonProps={{ 'aria-label': 'Close' }}
+    >
+      <form
+        onSubmit={(event) => {
+          event.preventDefault();
+          if (matches) remove.mutate();
+        }}
+      >
+        <Stack>
+          <Text size="sm">
+            The flag and its configuration are removed and cannot be revived; its events stay in the event
+            log. SDKs that still ask for it get it as unknown.
+          </Text>
+          <TextInput
+            label="Type the flag name to confirm"
+            description={
+              <>
+                Type <Code>{flag.name}</Code>
+              </>
+            }
+            autoComplete="off"
+            spellCheck={false}
+            data-autofocus
+            value={typed}
+            onChange={(e) => setTyped(e.currentTarget.value)}
+          />
+          <Group justify="end">
+            <Button variant="default" onClick={onClose}>
+              Cancel
+            </Button>
+            <Button type="submit" color="red.9" disabled={!matches} loading={remove.isPending}>
+              Delete for good
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}
