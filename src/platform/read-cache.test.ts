@@ -31,6 +31,25 @@ describe('ReadCache', () => {
     expect([await late1, await late2]).toEqual(['2', '2']);
   });
 
+  it('reads waiting behind a probe that fails fail with it (one timeout, not two, when the database is away)', async () => {
+    const p = manualProbe();
+    const cache = new ReadCache(p.probe);
+    const early = cache.version();
+    await tick();
+    const late = cache.version();
+    await tick();
+    p.pending[0]?.reject(new Error('database away'));
+    await expect(early).rejects.toThrow('database away');
+    await expect(late).rejects.toThrow('database away');
+    await tick();
+    expect(p.pending).toHaveLength(1); // no second probe was started for the waiting read
+    // Once the database answers again, the next read probes afresh.
+    const after = cache.version();
+    await tick();
+    p.pending[1]?.resolve('3');
+    expect(await after).toBe('3');
+  });
+
   it('the reads of one scope share one probe', async () => {
     let version = 1;
     const cache = new ReadCache(async () => String(version));

@@ -83,12 +83,18 @@ export class ReadCache implements Reads {
     if (this.fresh) return this.fresh;
     if (!this.running) return this.start();
     // The running probe may have started before this read arrived: wait for the one after it.
-    this.next ??= this.running
-      .catch(() => undefined)
-      .then(() => {
+    // If the running one fails (the database away), so do the reads waiting behind it: they
+    // answer 503 after one connection timeout, not after two.
+    this.next ??= this.running.then(
+      () => {
         this.next = undefined;
         return this.start();
-      });
+      },
+      (error: unknown) => {
+        this.next = undefined;
+        throw error;
+      },
+    );
     return this.next;
   }
 

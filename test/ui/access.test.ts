@@ -1,8 +1,8 @@
-import type { Locator, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp, uniqueName } from '../harness.js';
-import { createUser, GOOD_PASSWORD } from '../people.js';
-import { axeViolations, type Browser, ensureUiBuilt, launch, screenshot } from './browser.js';
+import { type TestApp, uniqueName } from '../harness.js';
+import { createUser } from '../people.js';
+import { type Browser, check, getJson, pick, signIn, slug, startUi, stopUi } from './browser.js';
 
 /**
  * Identity and access in headless Chromium against the real service: groups with members, a
@@ -17,52 +17,19 @@ describe('web UI: groups, roles, invite link, project settings (headless Chromiu
   let page: Page;
   let admin: { id: number; username: string };
   let member: { id: number; username: string };
-  const project = uniqueName('ui-access').replace(/[^a-z0-9-]/gi, '-');
+  const project = slug('ui-access');
 
   beforeAll(async () => {
-    ensureUiBuilt();
-    t = await startTestApp();
-    url = await t.app.listen({ port: 0, host: '127.0.0.1' });
-    browser = await launch();
-    page = browser.page;
+    ({ t, url, browser, page } = await startUi());
     const created = await t.send('POST', '/api/admin/projects', { id: project, name: project });
     expect(created.statusCode, created.body).toBe(201);
     admin = await createUser(t, 'Admin');
     member = await createUser(t, 'Viewer');
   });
-  afterAll(async () => {
-    await browser?.close();
-    await t?.close();
-  });
-
-  const api = async (path: string) => {
-    const res = await t.send('GET', path);
-    expect(res.statusCode, `${path}: ${res.body}`).toBe(200);
-    return res.json();
-  };
-
-  const check = async (name: string) => {
-    await page.waitForLoadState('networkidle');
-    expect(await axeViolations(page), name).toEqual([]);
-    await screenshot(page, name);
-  };
-
-  const signIn = async (username: string) => {
-    await browser.context.clearCookies();
-    await page.goto(`${url}/projects`);
-    await page.getByLabel('Username or email').fill(username);
-    await page.getByLabel(/^Password/).fill(GOOD_PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { name: 'Projects' }).waitFor();
-  };
-
-  const pick = async (scope: Locator | Page, label: string, option: string) => {
-    await scope.getByRole('combobox', { name: label }).click();
-    await page.getByRole('option', { name: option, exact: true }).click();
-  };
+  afterAll(() => stopUi(browser, t));
 
   it('creates a group with a member', async () => {
-    await signIn(admin.username);
+    await signIn(browser, url, admin.username);
     await page.getByRole('link', { name: 'Groups' }).click();
     await page.getByRole('heading', { name: 'Groups' }).waitFor();
     await page.getByRole('button', { name: 'New group' }).click();
@@ -70,31 +37,31 @@ describe('web UI: groups, roles, invite link, project settings (headless Chromiu
     const name = uniqueName('Checkout team');
     await dialog.getByLabel('Group name').fill(name);
     await dialog.getByLabel('Description').fill('People who own checkout');
-    await pick(dialog, 'Members', member.username);
+    await pick(page, dialog, 'Members', member.username);
     await page.keyboard.press('Escape');
     await dialog.getByRole('button', { name: 'Create group' }).click();
     await page.getByText(`Group "${name}" created.`).waitFor();
 
-    const { groups } = await api('/api/admin/groups');
+    const { groups } = await getJson(t, '/api/admin/groups');
     const group = groups.find((g: { name: string }) => g.name === name);
     expect(group?.description).toBe('People who own checkout');
     expect(group?.users.map((u: { user: { id: number } }) => u.user.id)).toEqual([member.id]);
     const row = page.getByRole('row').filter({ hasText: name });
     await row.getByRole('cell', { name: member.username, exact: true }).waitFor();
-    await check('groups');
+    await check(page, 'groups');
 
     await page.getByRole('button', { name: `Delete ${name}` }).click();
     const confirm = page.getByRole('dialog', { name: `Delete group ${name}` });
     await confirm.getByRole('button', { name: 'Delete group' }).click();
     await page.getByText(`Group "${name}" deleted.`).waitFor();
-    expect((await api('/api/admin/groups')).groups.some((g: { id: number }) => g.id === group.id)).toBe(
-      false,
-    );
+    expect(
+      (await getJson(t, '/api/admin/groups')).groups.some((g: { id: number }) => g.id === group.id),
+    ).toBe(false);
     expect(browser.errors).toEqual([]);
   });
 
   it('creates a custom root role with one permission, and shows why it cannot be deleted in use', async () => {
-    await signIn(admin.username);
+    await signIn(browser, url, admin.username);
     await page.getByRole('link', { name: 'Roles' }).click();
     await page.getByRole('heading', { name: 'Roles' }).waitFor();
     // Predefined roles are listed read-only: their permissions can be seen, not edited.
@@ -107,26 +74,28 @@ describe('web UI: groups, roles, invite link, project settings (headless Chromiu
     await dialog.getByLabel('Role name').fill(name);
     await dialog.getByRole('radio', { name: 'Root role' }).check();
     await dialog.getByRole('checkbox', { name: 'Create segments' }).check();
-    await check('role-editor');
+    await check(page, 'role-editor');
     await dialog.getByRole('button', { name: 'Create role' }).click();
     await page.getByText(`Role "${name}" created.`).waitFor();
     await page.getByRole('row').filter({ hasText: name }).getByText('Custom root role').waitFor();
 
-    const { roles } = await api('/api/admin/roles');
+    const { roles } = await getJson(t, '/api/admin/roles');
     const role = roles.find((r: { name: string }) => r.name === name);
     expect(role?.type).toBe('root-custom');
-    expect((await api(`/api/admin/roles/${role.id}`)).permissions).toEqual([{ name: 'CREATE_SEGMENT' }]);
-    await check('roles');
+    expect((await getJson(t, `/api/admin/roles/${role.id}`)).permissions).toEqual([
+      { name: 'CREATE_SEGMENT' },
+    ]);
+    await check(page, 'roles');
 
     // Edited: a permission limited to one environment joins it.
     await page.getByRole('button', { name: `Edit ${name}` }).click();
     const edit = page.getByRole('dialog', { name: `Edit role ${name}` });
     await edit.getByRole('checkbox', { name: 'Change strategies' }).check();
-    await pick(edit, 'Environments for change strategies', 'production');
+    await pick(page, edit, 'Environments for change strategies', 'production');
     await page.keyboard.press('Escape');
     await edit.getByRole('button', { name: 'Save role' }).click();
     await page.getByText(`Role "${name}" saved.`).waitFor();
-    expect((await api(`/api/admin/roles/${role.id}`)).permissions).toEqual([
+    expect((await getJson(t, `/api/admin/roles/${role.id}`)).permissions).toEqual([
       { name: 'CREATE_SEGMENT' },
       { name: 'UPDATE_FEATURE_STRATEGY', environment: 'production' },
     ]);
@@ -137,20 +106,22 @@ describe('web UI: groups, roles, invite link, project settings (headless Chromiu
     const confirm = page.getByRole('dialog', { name: `Delete role ${name}` });
     await confirm.getByRole('button', { name: 'Delete role' }).click();
     await confirm.getByRole('alert').getByText(`The role "${name}" is in use by 1 user(s)`).waitFor();
-    expect((await api('/api/admin/roles')).roles.some((r: { id: number }) => r.id === role.id)).toBe(true);
+    expect((await getJson(t, '/api/admin/roles')).roles.some((r: { id: number }) => r.id === role.id)).toBe(
+      true,
+    );
     await confirm.getByRole('button', { name: 'Cancel' }).click();
     expect(browser.errors).toEqual([]);
   });
 
   it('creates an invite link, shows its URL, and disables it', async () => {
-    await signIn(admin.username);
+    await signIn(browser, url, admin.username);
     await page.getByRole('link', { name: 'Invite link' }).click();
     await page.getByRole('heading', { name: 'Invite link', level: 1 }).waitFor();
     await page.getByRole('button', { name: 'New invite link' }).click();
     const dialog = page.getByRole('dialog', { name: 'New invite link' });
     const name = uniqueName('Team invite');
     await dialog.getByLabel('Name').fill(name);
-    await pick(dialog, 'Expires in', '2 weeks');
+    await pick(page, dialog, 'Expires in', '2 weeks');
     await dialog.getByRole('button', { name: 'Create invite link' }).click();
 
     const shown = (await page.getByLabel('Invite link URL').textContent())?.trim() ?? '';
@@ -159,13 +130,13 @@ describe('web UI: groups, roles, invite link, project settings (headless Chromiu
     // The URL shown is a working link.
     expect((await t.send('GET', `/invite/${secret}/validate`)).statusCode).toBe(200);
     await page.getByRole('button', { name: 'Copy link' }).waitFor();
-    const listed = (await api('/api/admin/invite-link/tokens')).tokens.find(
+    const listed = (await getJson(t, '/api/admin/invite-link/tokens')).tokens.find(
       (x: { name: string }) => x.name === name,
     );
     const days = (new Date(listed.expiresAt).getTime() - Date.now()) / 86_400_000;
     expect(days).toBeGreaterThan(13.9);
     expect(days).toBeLessThan(14.1);
-    await check('invite-link');
+    await check(page, 'invite-link');
 
     await page.getByRole('button', { name: `Change ${name}` }).click();
     const change = page.getByRole('dialog', { name: `Change ${name}` });
@@ -178,37 +149,37 @@ describe('web UI: groups, roles, invite link, project settings (headless Chromiu
   });
 
   it("changes a project's description and gives a user the Member role in it", async () => {
-    await signIn(admin.username);
+    await signIn(browser, url, admin.username);
     // No link leads here yet (the project flags page is another file): open the URL.
     await page.goto(`${url}/projects/${project}/settings`);
     await page.getByRole('heading', { name: `Settings of ${project}` }).waitFor();
     await page.getByLabel('Description').fill('Payments and checkout flags');
     await page.getByRole('button', { name: 'Save settings' }).click();
     await page.getByText('Project settings saved.').waitFor();
-    const overview = await api(`/api/admin/projects/${project}/overview`);
+    const overview = await getJson(t, `/api/admin/projects/${project}/overview`);
     expect(overview.description).toBe('Payments and checkout flags');
     expect(overview.name).toBe(project);
 
     await page.getByRole('button', { name: 'Add user or group' }).click();
     const dialog = page.getByRole('dialog', { name: 'Add user or group' });
-    await pick(dialog, 'User', member.username);
-    await pick(dialog, 'Project role', 'Member');
-    await check('project-access-add');
+    await pick(page, dialog, 'User', member.username);
+    await pick(page, dialog, 'Project role', 'Member');
+    await check(page, 'project-access-add');
     await dialog.getByRole('button', { name: 'Add to project' }).click();
     await page.getByText(`${member.username} has the role Member in the project.`).waitFor();
     await page.getByRole('row').filter({ hasText: member.username }).waitFor();
 
-    const access = await api(`/api/admin/projects/${project}/access`);
+    const access = await getJson(t, `/api/admin/projects/${project}/access`);
     const memberRole = access.roles.find((r: { name: string }) => r.name === 'Member');
     const held = access.users.find((u: { id: number }) => u.id === member.id);
     expect(held?.roles).toEqual([memberRole.id]);
-    await check('project-settings');
+    await check(page, 'project-settings');
 
     // A second role, picked in the row: the user holds both.
-    await pick(page, `Project roles of ${member.username}`, 'Reader');
+    await pick(page, page, `Project roles of ${member.username}`, 'Reader');
     await page.getByText(`${member.username} has new roles in the project.`).waitFor();
     const readerRole = access.roles.find((r: { name: string }) => r.name === 'Reader');
-    const after = await api(`/api/admin/projects/${project}/access`);
+    const after = await getJson(t, `/api/admin/projects/${project}/access`);
     expect(after.users.find((u: { id: number }) => u.id === member.id)?.roles.sort()).toEqual(
       [memberRole.id, readerRole.id].sort(),
     );
@@ -217,7 +188,7 @@ describe('web UI: groups, roles, invite link, project settings (headless Chromiu
 
   it('shows a Viewer the project settings without edit controls', async () => {
     const viewer = await createUser(t, 'Viewer');
-    await signIn(viewer.username);
+    await signIn(browser, url, viewer.username);
     await page.goto(`${url}/projects/${project}/settings`);
     await page.getByRole('heading', { name: `Settings of ${project}` }).waitFor();
     await page.getByText('Description: Payments and checkout flags').waitFor();

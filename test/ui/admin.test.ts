@@ -1,8 +1,8 @@
-import type { Locator, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp, uniqueName } from '../harness.js';
-import { createUser, GOOD_PASSWORD } from '../people.js';
-import { axeViolations, type Browser, ensureUiBuilt, launch, screenshot } from './browser.js';
+import { type TestApp, uniqueName } from '../harness.js';
+import { createUser } from '../people.js';
+import { type Browser, check, getJson, pick, signIn, slug, startUi, stopUi } from './browser.js';
 
 /**
  * The UI's second wave in headless Chromium against the real service: variants with weights on a
@@ -14,62 +14,29 @@ describe('web UI: variants, health and admin pages (headless Chromium)', () => {
   let url: string;
   let browser: Browser;
   let page: Page;
-  const project = uniqueName('ui-admin').replace(/[^a-z0-9-]/gi, '-');
-  const flag = uniqueName('banner').replace(/[^a-z0-9-]/gi, '-');
+  const project = slug('ui-admin');
+  const flag = slug('banner');
 
   beforeAll(async () => {
-    ensureUiBuilt();
-    t = await startTestApp();
-    url = await t.app.listen({ port: 0, host: '127.0.0.1' });
-    browser = await launch();
-    page = browser.page;
+    ({ t, url, browser, page } = await startUi());
     expect((await t.send('POST', '/api/admin/projects', { id: project, name: project })).statusCode).toBe(
       201,
     );
     const created = await t.send('POST', `/api/admin/projects/${project}/features`, { name: flag });
     expect(created.statusCode, created.body).toBe(200);
   });
-  afterAll(async () => {
-    await browser?.close();
-    await t?.close();
-  });
-
-  const api = async (path: string) => {
-    const res = await t.send('GET', path);
-    expect(res.statusCode, `${path}: ${res.body}`).toBe(200);
-    return res.json();
-  };
-
-  const check = async (name: string) => {
-    await page.waitForLoadState('networkidle');
-    expect(await axeViolations(page), name).toEqual([]);
-    await screenshot(page, name);
-  };
-
-  const signIn = async (username: string) => {
-    await browser.context.clearCookies();
-    await page.goto(`${url}/projects`);
-    await page.getByLabel('Username or email').fill(username);
-    await page.getByLabel(/^Password/).fill(GOOD_PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { name: 'Projects' }).waitFor();
-  };
-
-  const pick = async (scope: Locator, label: string, option: string) => {
-    await scope.getByRole('combobox', { name: label }).click();
-    await page.getByRole('option', { name: option, exact: true }).click();
-  };
+  afterAll(() => stopUi(browser, t));
 
   it('sets variants with weights and a payload on a flag, and shows the project health', async () => {
     const admin = await createUser(t, 'Admin');
-    await signIn(admin.username);
+    await signIn(browser, url, admin.username);
     await page.goto(`${url}/projects/${project}`);
     const health = page.getByRole('region', { name: 'Project health' });
     await health.getByRole('heading', { name: 'Health 100%' }).waitFor();
     await health
       .getByRole('img', { name: 'Flags by state: 1 active, 0 potentially stale, 0 stale' })
       .waitFor();
-    await check('project-health');
+    await check(page, 'project-health');
 
     await page.goto(`${url}/projects/${project}/flags/${flag}`);
     const development = page.getByRole('region', { name: 'Environment development' });
@@ -81,17 +48,18 @@ describe('web UI: variants, health and admin pages (headless Chromium)', () => {
     await dialog.getByLabel('Variant 2 name').fill('red');
     await dialog.getByRole('checkbox', { name: 'Fixed weight for variant 1' }).check();
     await dialog.getByLabel('Variant 1 weight %').fill('30');
-    await pick(dialog, 'Variant 1 payload type', 'JSON');
+    await pick(page, dialog, 'Variant 1 payload type', 'JSON');
     await dialog.getByLabel('Variant 1 payload', { exact: true }).fill('{"color":');
     await dialog.getByText('Not valid JSON.').waitFor();
     expect(await dialog.getByRole('button', { name: 'Save variants' }).isDisabled()).toBe(true);
     await dialog.getByLabel('Variant 1 payload', { exact: true }).fill('{"color":"blue"}');
     await dialog.getByRole('img', { name: 'Variant weights: blue 30%, red 70%' }).waitFor();
-    await check('flag-variants-editor');
+    await check(page, 'flag-variants-editor');
     await dialog.getByRole('button', { name: 'Save variants' }).click();
     await page.getByText('Variants saved in development.').waitFor();
 
-    const saved = await api(
+    const saved = await getJson(
+      t,
       `/api/admin/projects/${project}/features/${flag}/environments/development/variants`,
     );
     expect(saved.variants).toEqual([
@@ -106,12 +74,12 @@ describe('web UI: variants, health and admin pages (headless Chromium)', () => {
     ]);
     await development.getByRole('img', { name: 'Variants in development: blue 30%, red 70%' }).waitFor();
     await page.getByText('Tags: none').waitFor();
-    await check('flag-with-variants');
+    await check(page, 'flag-with-variants');
     expect(browser.errors).toEqual([]);
   });
 
   it('does not overwrite variants someone changed while the editor was open (If-Match, 412)', async () => {
-    const edited = uniqueName('raced').replace(/[^a-z0-9-]/gi, '-');
+    const edited = slug('raced');
     expect(
       (await t.send('POST', `/api/admin/projects/${project}/features`, { name: edited })).statusCode,
     ).toBe(200);
@@ -130,7 +98,7 @@ describe('web UI: variants, health and admin pages (headless Chromium)', () => {
     await dialog.getByRole('button', { name: 'Save variants' }).click();
     await page.getByText('PreconditionFailedError').waitFor();
     // Their change stands; reopened, the editor starts from it.
-    expect((await api(variantsUrl)).variants.map((v: { name: string }) => v.name)).toEqual(['green']);
+    expect((await getJson(t, variantsUrl)).variants.map((v: { name: string }) => v.name)).toEqual(['green']);
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     await development.getByRole('img', { name: 'Variants in development: green 100%' }).waitFor();
     await development.getByRole('button', { name: 'Edit variants in development' }).click();
@@ -141,25 +109,25 @@ describe('web UI: variants, health and admin pages (headless Chromium)', () => {
 
   it('creates an API token whose secret is shown once, and deletes it with that secret', async () => {
     const admin = await createUser(t, 'Admin');
-    await signIn(admin.username);
+    await signIn(browser, url, admin.username);
     await page.getByRole('link', { name: 'API tokens' }).click();
     await page.getByRole('heading', { name: 'API tokens' }).waitFor();
     await page.getByRole('button', { name: 'New API token' }).click();
     const dialog = page.getByRole('dialog', { name: 'New API token' });
     const name = uniqueName('sdk');
     await dialog.getByLabel('Token name').fill(name);
-    await pick(dialog, 'Type', 'Frontend SDK');
-    await pick(dialog, 'Project', project);
-    await pick(dialog, 'Environment', 'production');
-    await check('api-token-create');
+    await pick(page, dialog, 'Type', 'Frontend SDK');
+    await pick(page, dialog, 'Project', project);
+    await pick(page, dialog, 'Environment', 'production');
+    await check(page, 'api-token-create');
     await dialog.getByRole('button', { name: 'Create token' }).click();
 
     const shown = page.getByRole('dialog', { name: 'Token created' });
     const secret = (await shown.getByLabel(`Secret of ${name}`).textContent())?.trim() ?? '';
     expect(secret).toMatch(new RegExp(`^${project}:production\\.`));
     await shown.getByRole('button', { name: 'Copy secret' }).waitFor();
-    await check('api-token-secret');
-    const listed = (await api('/api/admin/api-tokens')).tokens.find(
+    await check(page, 'api-token-secret');
+    const listed = (await getJson(t, '/api/admin/api-tokens')).tokens.find(
       (x: { tokenName: string }) => x.tokenName === name,
     );
     expect(listed).toEqual(
@@ -169,7 +137,7 @@ describe('web UI: variants, health and admin pages (headless Chromium)', () => {
     await shown.getByRole('button', { name: 'Done' }).click();
     await page.getByRole('cell', { name, exact: true }).waitFor();
     expect(await page.content()).not.toContain(secret);
-    await check('api-tokens');
+    await check(page, 'api-tokens');
 
     // Deleting takes the full secret (lists hold only its start); a wrong one changes nothing.
     await page.getByRole('button', { name: `Delete ${name}` }).click();
@@ -180,27 +148,27 @@ describe('web UI: variants, health and admin pages (headless Chromium)', () => {
     await confirm.getByLabel('Token secret').fill(secret);
     await confirm.getByRole('button', { name: 'Delete token' }).click();
     await page.getByText(`Token ${name} deleted.`).waitFor();
-    const after = (await api('/api/admin/api-tokens')).tokens as { tokenName: string }[];
+    const after = (await getJson(t, '/api/admin/api-tokens')).tokens as { tokenName: string }[];
     expect(after.some((x) => x.tokenName === name)).toBe(false);
     expect(browser.errors).toEqual([]);
   });
 
   it('creates a user with a role and a context field with legal values', async () => {
     const admin = await createUser(t, 'Admin');
-    await signIn(admin.username);
+    await signIn(browser, url, admin.username);
     await page.getByRole('link', { name: 'Users' }).click();
     await page.getByRole('button', { name: 'New user' }).click();
     const dialog = page.getByRole('dialog', { name: 'New user' });
-    const username = uniqueName('ana').replace(/[^a-z0-9-]/gi, '-');
+    const username = slug('ana');
     await dialog.getByLabel('Username').fill(username);
     await dialog.getByLabel('Name', { exact: true }).fill('Ana Editor');
-    await pick(dialog, 'Role', 'Editor');
+    await pick(page, dialog, 'Role', 'Editor');
     await dialog.getByRole('button', { name: 'Create user' }).click();
     await page.getByText(`User ${username} created.`).waitFor();
-    const { users, rootRoles } = await api('/api/admin/user-admin');
+    const { users, rootRoles } = await getJson(t, '/api/admin/user-admin');
     const editor = rootRoles.find((r: { name: string }) => r.name === 'Editor');
     expect(users.find((u: { username: string }) => u.username === username)?.rootRole).toBe(editor.id);
-    await check('users');
+    await check(page, 'users');
 
     await page.getByRole('link', { name: 'Context fields' }).click();
     await page.getByRole('button', { name: 'New context field' }).click();
@@ -214,15 +182,17 @@ describe('web UI: variants, health and admin pages (headless Chromium)', () => {
     await values.press('Enter');
     await field.getByRole('button', { name: 'Create context field' }).click();
     await page.getByRole('cell', { name: 'gold, silver' }).waitFor();
-    const context = (await api(`/api/admin/context/${fieldName}`)) as { legalValues: { value: string }[] };
+    const context = (await getJson(t, `/api/admin/context/${fieldName}`)) as {
+      legalValues: { value: string }[];
+    };
     expect(context.legalValues.map((v) => v.value)).toEqual(['gold', 'silver']);
-    await check('context-fields');
+    await check(page, 'context-fields');
     expect(browser.errors).toEqual([]);
   });
 
   it('shows a Viewer neither the admin pages nor edit controls', async () => {
     const viewer = await createUser(t, 'Viewer');
-    await signIn(viewer.username);
+    await signIn(browser, url, viewer.username);
     expect(await page.getByRole('link', { name: 'API tokens' }).count()).toBe(0);
     expect(await page.getByRole('link', { name: 'Users' }).count()).toBe(0);
     await page.getByRole('link', { name: 'Context fields' }).click();

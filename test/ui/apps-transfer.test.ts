@@ -1,11 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp, uniqueName } from '../harness.js';
-import { createUser, GOOD_PASSWORD } from '../people.js';
-import { axeViolations, type Browser, ensureUiBuilt, launch, screenshot } from './browser.js';
-
-const slug = (prefix: string) => uniqueName(prefix).replace(/[^a-z0-9-]/gi, '-');
+import type { TestApp } from '../harness.js';
+import { createUser } from '../people.js';
+import { axeViolations, type Browser, check, pick, signIn, slug, startUi, stopUi } from './browser.js';
 
 /**
  * Applications and import/export in headless Chromium against the real service: an SDK registers
@@ -20,42 +18,15 @@ describe('web UI: applications and import/export (headless Chromium)', () => {
   let page: Page;
 
   beforeAll(async () => {
-    ensureUiBuilt();
-    t = await startTestApp();
-    url = await t.app.listen({ port: 0, host: '127.0.0.1' });
-    browser = await launch();
-    page = browser.page;
-    await signIn((await createUser(t, 'Admin')).username);
+    ({ t, url, browser, page } = await startUi());
+    await signIn(browser, url, (await createUser(t, 'Admin')).username);
   });
-  afterAll(async () => {
-    await browser?.close();
-    await t?.close();
-  });
+  afterAll(() => stopUi(browser, t));
 
   const send = async (method: string, path: string, body?: unknown, expected = [200, 201, 202]) => {
     const res = await t.send(method, path, body);
     expect(expected, `${method} ${path}: ${res.statusCode} ${res.body}`).toContain(res.statusCode);
     return res;
-  };
-
-  const signIn = async (username: string) => {
-    await browser.context.clearCookies();
-    await page.goto(`${url}/projects`);
-    await page.getByLabel('Username or email').fill(username);
-    await page.getByLabel(/^Password/).fill(GOOD_PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { name: 'Projects' }).waitFor();
-  };
-
-  const check = async (name: string) => {
-    await page.waitForLoadState('networkidle');
-    expect(await axeViolations(page), name).toEqual([]);
-    await screenshot(page, name);
-  };
-
-  const pick = async (label: RegExp, option: string) => {
-    await page.getByRole('combobox', { name: label }).click();
-    await page.getByRole('option', { name: option, exact: true }).click();
   };
 
   it('lists a registered application, shows its unknown flag as an issue and saves an edit', async () => {
@@ -95,7 +66,7 @@ describe('web UI: applications and import/export (headless Chromium)', () => {
     await page.getByRole('heading', { name: 'Applications' }).waitFor();
     await page.getByRole('link', { name: appName }).waitFor();
     await page.getByText(`default: development`).waitFor();
-    await check('applications');
+    await check(page, 'applications');
 
     // The search goes to the API: a name that matches nothing empties the list.
     await page.getByLabel('Search applications').fill('zz-nothing-zz');
@@ -111,7 +82,7 @@ describe('web UI: applications and import/export (headless Chromium)', () => {
     expect(await issues.getByText(known).count()).toBe(0);
     await page.getByRole('cell', { name: 'unleash-client-node:6.1.0 (backend)' }).waitFor();
     await page.getByRole('link', { name: known }).waitFor();
-    await check('application-overview');
+    await check(page, 'application-overview');
 
     const edit = page.getByRole('region', { name: 'Edit application' });
     await edit.getByLabel('Description').fill('Takes payments');
@@ -155,8 +126,8 @@ describe('web UI: applications and import/export (headless Chromium)', () => {
     await page.goto(`${url}/admin/import-export`);
     await page.getByRole('heading', { name: 'Import and export' }).waitFor();
     const exporter = page.getByRole('region', { name: 'Export' });
-    await pick(/^Environment/, 'development');
-    await pick(/^Project/, source);
+    await pick(page, page, /^Environment/, 'development');
+    await pick(page, page, /^Project/, source);
     await exporter.getByRole('button', { name: 'Export' }).click();
     await exporter.getByText(/^1 flag, 1 strategy, .* from development\.$/).waitFor();
     await exporter.getByText(`${flag} (${source})`).waitFor();
@@ -176,8 +147,8 @@ describe('web UI: applications and import/export (headless Chromium)', () => {
       buffer: await readFile(file),
     });
     await importer.getByText('The document holds 1 flag, 1 strategy').waitFor();
-    await pick(/^Target project/, target);
-    await pick(/^Target environment/, 'development');
+    await pick(page, page, /^Target project/, target);
+    await pick(page, page, /^Target environment/, 'development');
     const importButton = importer.getByRole('button', { name: 'Import', exact: true });
     expect(await importButton.isDisabled()).toBe(true);
 
@@ -200,7 +171,7 @@ describe('web UI: applications and import/export (headless Chromium)', () => {
     await importer
       .getByRole('heading', { name: 'Validation' })
       .evaluate((el) => el.scrollIntoView({ block: 'center' }));
-    await check('import-export');
+    await check(page, 'import-export');
 
     await importButton.click();
     await importer
@@ -222,7 +193,7 @@ describe('web UI: applications and import/export (headless Chromium)', () => {
   it('lets an Editor edit the application (UPDATE_APPLICATION) but not delete it (ADMIN)', async () => {
     const appName = slug('editor-app');
     await send('POST', `/api/admin/metrics/applications/${appName}`, { description: 'Looked at' });
-    await signIn((await createUser(t, 'Editor')).username);
+    await signIn(browser, url, (await createUser(t, 'Editor')).username);
     await page.goto(`${url}/applications/${appName}`);
     await page.getByText('Looked at', { exact: true }).waitFor();
     expect(await page.getByRole('button', { name: 'Delete application' }).count()).toBe(0);
@@ -234,7 +205,7 @@ describe('web UI: applications and import/export (headless Chromium)', () => {
     expect(saved).toMatchObject({ description: 'Edited by an editor' });
 
     // A Viewer lacks UPDATE_APPLICATION: no form.
-    await signIn((await createUser(t, 'Viewer')).username);
+    await signIn(browser, url, (await createUser(t, 'Viewer')).username);
     await page.goto(`${url}/applications/${appName}`);
     await page.getByText('Edited by an editor', { exact: true }).waitFor();
     expect(await page.getByRole('heading', { name: 'Edit application' }).count()).toBe(0);

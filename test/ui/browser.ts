@@ -3,7 +3,10 @@ import { mkdirSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type BrowserContext, chromium, type Page } from 'playwright-core';
+import { type BrowserContext, chromium, type Locator, type Page } from 'playwright-core';
+import { expect } from 'vitest';
+import { startTestApp, type TestApp, uniqueName } from '../harness.js';
+import { GOOD_PASSWORD } from '../people.js';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
@@ -77,4 +80,65 @@ export async function axeViolations(page: Page): Promise<{ id: string; help: str
 
 export async function screenshot(page: Page, name: string) {
   await page.screenshot({ path: join(screenshotDir, `${name}.png`) });
+}
+
+/** A unique name that is safe in URLs and as a project id or flag name. */
+export const slug = (prefix: string) => uniqueName(prefix).replace(/[^a-z0-9-]/gi, '-');
+
+/** The service on a free port, the UI built, and a fresh Chromium: what every browser test starts with. */
+export interface UiSession {
+  t: TestApp;
+  url: string;
+  browser: Browser;
+  page: Page;
+}
+
+export async function startUi(): Promise<UiSession> {
+  ensureUiBuilt();
+  const t = await startTestApp();
+  const url = await t.app.listen({ port: 0, host: '127.0.0.1' });
+  const browser = await launch();
+  return { t, url, browser, page: browser.page };
+}
+
+/** Closes what startUi opened (either may be missing when start-up failed). */
+export async function stopUi(browser: Browser | undefined, t: TestApp | undefined) {
+  await browser?.close();
+  await t?.close();
+}
+
+/** Signs in through the login form with fresh cookies and waits for the projects page. */
+export async function signIn(
+  browser: Browser,
+  url: string,
+  username: string,
+  { from = '/projects' }: { from?: string } = {},
+) {
+  const page = browser.page;
+  await browser.context.clearCookies();
+  await page.goto(`${url}${from}`);
+  await page.getByLabel('Username or email').fill(username);
+  await page.getByLabel(/^Password/).fill(GOOD_PASSWORD);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('heading', { name: 'Projects' }).waitFor();
+}
+
+/** No WCAG A/AA violations on the page as shown (once the network is idle); then a screenshot of it. */
+export async function check(page: Page, name: string) {
+  await page.waitForLoadState('networkidle');
+  expect(await axeViolations(page), name).toEqual([]);
+  await screenshot(page, name);
+}
+
+/** GET through the test app, which must answer 200; the JSON body. */
+export async function getJson(t: TestApp, path: string) {
+  const res = await t.send('GET', path);
+  expect(res.statusCode, `${path}: ${res.body}`).toBe(200);
+  return res.json();
+}
+
+/** Opens the combobox labelled `label` in `scope` and picks the option (options render on the page). */
+export async function pick(page: Page, scope: Locator | Page, label: string | RegExp, option: string) {
+  await scope.getByRole('combobox', { name: label }).click();
+  await page.getByRole('option', { name: option, exact: true }).click();
 }

@@ -1,8 +1,18 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp, uniqueName } from '../harness.js';
-import { createUser, GOOD_PASSWORD } from '../people.js';
-import { axeViolations, type Browser, ensureUiBuilt, launch, screenshot } from './browser.js';
+import { type TestApp, uniqueName } from '../harness.js';
+import { createUser } from '../people.js';
+import {
+  axeViolations,
+  type Browser,
+  check,
+  getJson,
+  screenshot,
+  signIn,
+  slug,
+  startUi,
+  stopUi,
+} from './browser.js';
 
 /**
  * The flag page's history (events with a before/after diff), metrics chart, tag and dependency
@@ -13,19 +23,14 @@ describe('web UI: flag history, metrics, tags, dependencies and the command pale
   let url: string;
   let browser: Browser;
   let page: Page;
-  const safe = (s: string) => s.replace(/[^a-z0-9-]/gi, '-');
-  const project = safe(uniqueName('ui-extras'));
-  const flag = safe(uniqueName('extras'));
-  const parent = safe(uniqueName('parent'));
+  const project = slug('ui-extras');
+  const flag = slug('extras');
+  const parent = slug('parent');
   const flagUrl = `/api/admin/projects/${project}/features/${flag}`;
 
   beforeAll(async () => {
-    ensureUiBuilt();
     // Metrics are written before the answer (METRICS_BATCH_MS 0 in the test config).
-    t = await startTestApp();
-    url = await t.app.listen({ port: 0, host: '127.0.0.1' });
-    browser = await launch();
-    page = browser.page;
+    ({ t, url, browser, page } = await startUi());
     expect((await t.send('POST', '/api/admin/projects', { id: project, name: project })).statusCode).toBe(
       201,
     );
@@ -45,31 +50,7 @@ describe('web UI: flag history, metrics, tags, dependencies and the command pale
     });
     expect(strategy.statusCode, strategy.body).toBe(200);
   });
-  afterAll(async () => {
-    await browser?.close();
-    await t?.close();
-  });
-
-  const api = async (path: string) => {
-    const res = await t.send('GET', path);
-    expect(res.statusCode, `${path}: ${res.body}`).toBe(200);
-    return res.json();
-  };
-
-  const check = async (name: string) => {
-    await page.waitForLoadState('networkidle');
-    expect(await axeViolations(page), name).toEqual([]);
-    await screenshot(page, name);
-  };
-
-  const signIn = async (username: string) => {
-    await browser.context.clearCookies();
-    await page.goto(`${url}/projects`);
-    await page.getByLabel('Username or email').fill(username);
-    await page.getByLabel(/^Password/).fill(GOOD_PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { name: 'Projects' }).waitFor();
-  };
+  afterAll(() => stopUi(browser, t));
 
   it('shows the history with a diff and the metrics chart; edits tags and dependencies', async () => {
     // An SDK with a development token reports 7 enabled, 3 not enabled, 2 of them variant blue.
@@ -94,7 +75,7 @@ describe('web UI: flag history, metrics, tags, dependencies and the command pale
     expect(metrics.statusCode, metrics.body).toBe(202);
 
     const admin = await createUser(t, 'Admin');
-    await signIn(admin.username);
+    await signIn(browser, url, admin.username);
     await page.goto(`${url}/projects/${project}/flags/${flag}`);
 
     const history = page.getByRole('region', { name: 'History' });
@@ -123,7 +104,7 @@ describe('web UI: flag history, metrics, tags, dependencies and the command pale
     await chart.scrollIntoViewIfNeeded();
     await screenshot(page, 'flag-metrics');
     await history.scrollIntoViewIfNeeded();
-    await check('flag-history');
+    await check(page, 'flag-history');
 
     // A tag: added and removed through the UI, checked through the API.
     await page.getByRole('button', { name: 'Add tag' }).click();
@@ -131,12 +112,12 @@ describe('web UI: flag history, metrics, tags, dependencies and the command pale
     await tagDialog.getByLabel('Tag value').fill('team-extras');
     await tagDialog.getByRole('button', { name: 'Add tag' }).click();
     await page.getByText('Tag simple:team-extras added.').waitFor();
-    expect((await api(`/api/admin/features/${flag}/tags`)).tags).toEqual([
+    expect((await getJson(t, `/api/admin/features/${flag}/tags`)).tags).toEqual([
       { type: 'simple', value: 'team-extras' },
     ]);
     await page.getByRole('button', { name: 'Remove tag simple:team-extras' }).click();
     await page.getByText('Tag simple:team-extras removed.').waitFor();
-    expect((await api(`/api/admin/features/${flag}/tags`)).tags).toEqual([]);
+    expect((await getJson(t, `/api/admin/features/${flag}/tags`)).tags).toEqual([]);
 
     // A parent flag of the same project, which must be on.
     await page.getByRole('button', { name: 'Add parent flag' }).click();
@@ -145,7 +126,7 @@ describe('web UI: flag history, metrics, tags, dependencies and the command pale
     await page.getByRole('option', { name: parent, exact: true }).click();
     await parentDialog.getByRole('button', { name: 'Add parent' }).click();
     await page.getByText(`${flag} now depends on ${parent}.`).waitFor();
-    expect((await api(flagUrl)).dependencies).toEqual([
+    expect((await getJson(t, flagUrl)).dependencies).toEqual([
       expect.objectContaining({ feature: parent, enabled: true }),
     ]);
     await page.getByText(`${parent} being on`).waitFor();
@@ -186,7 +167,7 @@ describe('web UI: flag history, metrics, tags, dependencies and the command pale
     const option = dialog.getByRole('option', { name: new RegExp(`^${flag}`) });
     await option.waitFor();
     expect(await option.getAttribute('aria-selected')).toBe('true');
-    await check('command-palette');
+    await check(page, 'command-palette');
     await page.keyboard.press('Enter');
     await page.getByRole('heading', { name: flag, level: 1 }).waitFor();
     expect(new URL(page.url()).pathname).toBe(`/projects/${project}/flags/${flag}`);
@@ -198,7 +179,7 @@ describe('web UI: flag history, metrics, tags, dependencies and the command pale
     for (let i = 1; i <= 6; i++)
       expect((await t.send('PUT', flagUrl, { description: `change ${i}` })).statusCode).toBe(200);
     const viewer = await createUser(t, 'Viewer');
-    await signIn(viewer.username);
+    await signIn(browser, url, viewer.username);
     await page.goto(`${url}/projects/${project}/flags/${flag}`);
     await page.getByText(`${parent} being on`).waitFor();
     const history = page.getByRole('region', { name: 'History' });

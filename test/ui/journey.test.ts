@@ -1,8 +1,8 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp, uniqueName } from '../harness.js';
-import { createUser, GOOD_PASSWORD } from '../people.js';
-import { axeViolations, type Browser, ensureUiBuilt, launch, screenshot } from './browser.js';
+import { type TestApp, uniqueName } from '../harness.js';
+import { createUser } from '../people.js';
+import { type Browser, check, getJson, pick, signIn, slug, startUi, stopUi } from './browser.js';
 
 /**
  * The issue's journey in headless Chromium against the real service on a real database: an admin
@@ -15,62 +15,28 @@ describe('web UI journey (headless Chromium)', () => {
   let url: string;
   let browser: Browser;
   let page: Page;
-  const project = uniqueName('ui-project').replace(/[^a-z0-9-]/gi, '-');
-  const flag = uniqueName('checkout').replace(/[^a-z0-9-]/gi, '-');
+  const project = slug('ui-project');
+  const flag = slug('checkout');
   const segment = uniqueName('web-app');
 
   beforeAll(async () => {
-    ensureUiBuilt();
-    t = await startTestApp();
-    url = await t.app.listen({ port: 0, host: '127.0.0.1' });
-    browser = await launch();
-    page = browser.page;
+    ({ t, url, browser, page } = await startUi());
   });
-  afterAll(async () => {
-    await browser?.close();
-    await t?.close();
-  });
-
-  const api = async (path: string) => {
-    const res = await t.send('GET', path);
-    expect(res.statusCode, `${path}: ${res.body}`).toBe(200);
-    return res.json();
-  };
-
-  /** No WCAG A/AA violations on the page as shown; then a screenshot of it. */
-  const check = async (name: string) => {
-    await page.waitForLoadState('networkidle');
-    expect(await axeViolations(page), name).toEqual([]);
-    await screenshot(page, name);
-  };
-
-  const signIn = async (username: string) => {
-    await browser.context.clearCookies();
-    await page.goto(`${url}/projects`);
-    await page.getByLabel('Username or email').fill(username);
-    await page.getByLabel(/^Password/).fill(GOOD_PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { name: 'Projects' }).waitFor();
-  };
-
-  const pick = async (scope: Page | ReturnType<Page['getByRole']>, label: string, option: string) => {
-    await scope.getByRole('combobox', { name: label }).click();
-    await page.getByRole('option', { name: option, exact: true }).click();
-  };
+  afterAll(() => stopUi(browser, t));
 
   it('lets an admin manage a flag end to end', async () => {
     const admin = await createUser(t, 'Admin');
     await page.goto(`${url}/`);
     await page.getByRole('button', { name: 'Sign in' }).waitFor();
-    await check('login');
-    await signIn(admin.username);
-    await check('projects');
+    await check(page, 'login');
+    await signIn(browser, url, admin.username);
+    await check(page, 'projects');
     // Dark mode: the toggle switches the scheme, and the dark page passes axe too.
     await page.getByRole('button', { name: 'Switch to dark mode' }).click();
     expect(await page.evaluate("document.documentElement.getAttribute('data-mantine-color-scheme')")).toBe(
       'dark',
     );
-    await check('projects-dark');
+    await check(page, 'projects-dark');
     await page.getByRole('button', { name: 'Switch to light mode' }).click();
 
     // Project; a refused write shows the server's error message
@@ -83,7 +49,7 @@ describe('web UI journey (headless Chromium)', () => {
     await projectDialog.getByLabel('Project id').fill(project);
     await projectDialog.getByRole('button', { name: 'Create project' }).click();
     await page.getByRole('heading', { name: `Flags in ${project}` }).waitFor();
-    expect((await api(`/api/admin/projects/${project}`)).name).toBe(project);
+    expect((await getJson(t, `/api/admin/projects/${project}`)).name).toBe(project);
 
     // Segment with a constraint
     await page.getByRole('link', { name: 'Segments' }).click();
@@ -91,12 +57,12 @@ describe('web UI journey (headless Chromium)', () => {
     const segmentDialog = page.getByRole('dialog', { name: 'New segment' });
     await segmentDialog.getByLabel('Segment name').fill(segment);
     await segmentDialog.getByRole('button', { name: 'Add constraint' }).click();
-    await pick(segmentDialog, 'Context field', 'appName');
+    await pick(page, segmentDialog, 'Context field', 'appName');
     await segmentDialog.getByRole('combobox', { name: 'Values' }).fill('web');
     await segmentDialog.getByRole('combobox', { name: 'Values' }).press('Enter');
     await segmentDialog.getByRole('button', { name: 'Create segment' }).click();
     await page.getByRole('cell', { name: segment }).waitFor();
-    const segments = (await api('/api/admin/segments')).segments as {
+    const segments = (await getJson(t, '/api/admin/segments')).segments as {
       id: number;
       name: string;
       constraints: unknown[];
@@ -105,7 +71,7 @@ describe('web UI journey (headless Chromium)', () => {
     expect(created?.constraints).toEqual([
       expect.objectContaining({ contextName: 'appName', operator: 'IN', values: ['web'] }),
     ]);
-    await check('segments');
+    await check(page, 'segments');
 
     // Flag
     await page.goto(`${url}/projects/${project}`);
@@ -114,21 +80,24 @@ describe('web UI journey (headless Chromium)', () => {
     await flagDialog.getByLabel('Flag name').fill(flag);
     await flagDialog.getByRole('button', { name: 'Create flag' }).click();
     await page.getByRole('heading', { name: flag, level: 1 }).waitFor();
-    expect((await api(`/api/admin/projects/${project}/features/${flag}`)).name).toBe(flag);
+    expect((await getJson(t, `/api/admin/projects/${project}/features/${flag}`)).name).toBe(flag);
 
     // Strategy: 100% rollout for userId alice, in the segment
     await page.getByRole('button', { name: 'Add strategy in production' }).click();
     const strategyDialog = page.getByRole('dialog');
     await strategyDialog.getByLabel('Rollout %').fill('100');
     await strategyDialog.getByRole('button', { name: 'Add constraint' }).click();
-    await pick(strategyDialog, 'Context field', 'userId');
+    await pick(page, strategyDialog, 'Context field', 'userId');
     await strategyDialog.getByRole('combobox', { name: 'Values' }).fill('alice');
     await strategyDialog.getByRole('combobox', { name: 'Values' }).press('Enter');
-    await pick(strategyDialog, 'Segments', segment);
+    await pick(page, strategyDialog, 'Segments', segment);
     await strategyDialog.getByRole('heading').click(); // closes the multi-select's list
     await strategyDialog.getByRole('button', { name: 'Save strategy' }).click();
     await page.getByText('Strategy added in production.').waitFor();
-    const production = await api(`/api/admin/projects/${project}/features/${flag}/environments/production`);
+    const production = await getJson(
+      t,
+      `/api/admin/projects/${project}/features/${flag}/environments/production`,
+    );
     expect(production.strategies).toEqual([
       expect.objectContaining({
         name: 'flexibleRollout',
@@ -143,7 +112,10 @@ describe('web UI journey (headless Chromium)', () => {
     await page.getByRole('dialog').getByLabel('Title (optional)').fill('Alice on the web app');
     await page.getByRole('dialog').getByRole('button', { name: 'Save strategy' }).click();
     await page.getByText('1. Alice on the web app').waitFor();
-    const edited = await api(`/api/admin/projects/${project}/features/${flag}/environments/production`);
+    const edited = await getJson(
+      t,
+      `/api/admin/projects/${project}/features/${flag}/environments/production`,
+    );
     expect(edited.strategies).toEqual([
       expect.objectContaining({ title: 'Alice on the web app', segments: [created?.id] }),
     ]);
@@ -152,19 +124,19 @@ describe('web UI journey (headless Chromium)', () => {
     await page.getByRole('dialog').getByRole('button', { name: 'Save strategy' }).click();
     await page.getByText('Strategy added in development.').waitFor();
     const devPath = `/api/admin/projects/${project}/features/${flag}/environments/development`;
-    expect((await api(devPath)).strategies).toHaveLength(1);
+    expect((await getJson(t, devPath)).strategies).toHaveLength(1);
     await development.getByRole('button', { name: 'Delete strategy 1' }).click();
     await page.getByText('Strategy deleted.').waitFor();
-    expect((await api(devPath)).strategies).toEqual([]);
+    expect((await getJson(t, devPath)).strategies).toEqual([]);
 
     // On in production
     // Mantine draws the track over the (hidden) input: a click lands on the track, inside its label.
     await page.getByRole('switch', { name: `${flag} in production` }).click({ force: true });
     await page.getByText(`${flag} is on in production.`).waitFor();
     expect(
-      (await api(`/api/admin/projects/${project}/features/${flag}/environments/production`)).enabled,
+      (await getJson(t, `/api/admin/projects/${project}/features/${flag}/environments/production`)).enabled,
     ).toBe(true);
-    await check('flag');
+    await check(page, 'flag');
 
     // The project's flag list: search box (focused by /), filter kept in the URL, switch state
     await page.goto(`${url}/projects/${project}`);
@@ -178,7 +150,7 @@ describe('web UI journey (headless Chromium)', () => {
       .poll(() => page.getByRole('switch', { name: `${flag} in production` }).isChecked())
       .toBe(true);
     expect(await page.getByRole('switch', { name: `${flag} in development` }).isChecked()).toBe(false);
-    await check('project-flags-search');
+    await check(page, 'project-flags-search');
 
     // Playground: true for alice on the web app, false for bob
     await page.goto(`${url}/playground?environment=production&project=${project}`);
@@ -187,7 +159,7 @@ describe('web UI journey (headless Chromium)', () => {
     await page.getByRole('button', { name: 'Evaluate' }).click();
     const row = page.getByRole('row', { name: new RegExp(flag) });
     await expect.poll(() => row.getByRole('cell').nth(2).textContent()).toBe('true');
-    await check('playground');
+    await check(page, 'playground');
     await page.getByLabel('userId').fill('bob');
     await page.getByRole('button', { name: 'Evaluate' }).click();
     await expect.poll(() => row.getByRole('cell').nth(2).textContent()).toBe('false');
@@ -197,7 +169,7 @@ describe('web UI journey (headless Chromium)', () => {
     await page.getByText(`turned on ${flag} in production`).first().waitFor();
     await page.getByText(`added a strategy to ${flag} in production`).first().waitFor();
     await page.getByText(`${admin.username} created project "${project}".`).waitFor();
-    await check('events');
+    await check(page, 'events');
 
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByRole('button', { name: 'Sign in' }).waitFor();
@@ -206,7 +178,7 @@ describe('web UI journey (headless Chromium)', () => {
 
   it('shows a Viewer no edit control, and the server refuses a forced write', async () => {
     const viewer = await createUser(t, 'Viewer');
-    await signIn(viewer.username);
+    await signIn(browser, url, viewer.username);
     expect(await page.getByRole('button', { name: 'New project' }).count()).toBe(0);
 
     await page.goto(`${url}/projects/${project}`);
@@ -229,7 +201,7 @@ describe('web UI journey (headless Chromium)', () => {
     );
     expect(status).toBe(403);
     expect(
-      (await api(`/api/admin/projects/${project}/features/${flag}/environments/production`)).enabled,
+      (await getJson(t, `/api/admin/projects/${project}/features/${flag}/environments/production`)).enabled,
     ).toBe(true);
     expect(browser.errors).toEqual([]);
   });
@@ -238,7 +210,7 @@ describe('web UI journey (headless Chromium)', () => {
   const PAGE = 200;
 
   it('shows the first rows of a 10,000-flag project fast, rendering only the visible ones', async () => {
-    const big = uniqueName('big').replace(/[^a-z0-9-]/gi, '-');
+    const big = slug('big');
     expect((await t.send('POST', '/api/admin/projects', { id: big, name: 'Big project' })).statusCode).toBe(
       201,
     );
@@ -258,7 +230,7 @@ describe('web UI journey (headless Chromium)', () => {
       );
     });
     const admin = await createUser(t, 'Admin');
-    await signIn(admin.username);
+    await signIn(browser, url, admin.username);
 
     const started = Date.now();
     await page.goto(`${url}/projects/${big}`);
@@ -271,7 +243,7 @@ describe('web UI journey (headless Chromium)', () => {
     const rendered = await page.getByRole('row').count();
     expect(rendered).toBeGreaterThan(5);
     expect(rendered).toBeLessThan(60);
-    await check('project-flags');
+    await check(page, 'project-flags');
 
     // Scrolling the list brings the page's last rows into the DOM.
     const last = page.getByRole('link', { name: `${big}-00${PAGE}` });

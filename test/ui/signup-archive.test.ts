@@ -1,10 +1,8 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp, uniqueName } from '../harness.js';
+import type { TestApp } from '../harness.js';
 import { createUser, GOOD_PASSWORD } from '../people.js';
-import { axeViolations, type Browser, ensureUiBuilt, launch, screenshot } from './browser.js';
-
-const slug = (prefix: string) => uniqueName(prefix).replace(/[^a-z0-9-]/gi, '-');
+import { axeViolations, type Browser, check, signIn, slug, startUi, stopUi } from './browser.js';
 
 /**
  * Signing up with an invite link and the archive (revive, delete for good, hidden from Viewers), in
@@ -17,36 +15,14 @@ describe('web UI: signup with an invite link, and the archive (headless Chromium
   let page: Page;
 
   beforeAll(async () => {
-    ensureUiBuilt();
-    t = await startTestApp();
-    url = await t.app.listen({ port: 0, host: '127.0.0.1' });
-    browser = await launch();
-    page = browser.page;
+    ({ t, url, browser, page } = await startUi());
   });
-  afterAll(async () => {
-    await browser?.close();
-    await t?.close();
-  });
+  afterAll(() => stopUi(browser, t));
 
   const send = async (method: string, path: string, body?: unknown, expected = [200, 201, 202]) => {
     const res = await t.send(method, path, body);
     expect(expected, `${method} ${path}: ${res.body}`).toContain(res.statusCode);
     return res;
-  };
-
-  const check = async (name: string) => {
-    await page.waitForLoadState('networkidle');
-    expect(await axeViolations(page), name).toEqual([]);
-    await screenshot(page, name);
-  };
-
-  const signIn = async (username: string, password = GOOD_PASSWORD) => {
-    await browser.context.clearCookies();
-    await page.goto(`${url}/login`);
-    await page.getByLabel('Username or email').fill(username);
-    await page.getByLabel(/^Password/).fill(password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { name: 'Projects' }).waitFor();
   };
 
   it('creates an account with an invite link, then signs in with it', async () => {
@@ -62,7 +38,7 @@ describe('web UI: signup with an invite link, and the archive (headless Chromium
     const form = page.locator('form');
     await form.getByLabel('Email').waitFor();
     await page.getByRole('heading', { name: 'Create your Flagship account', level: 1 }).waitFor();
-    await check('signup');
+    await check(page, 'signup');
 
     // The service's password rules, shown with its message under the field.
     const email = `${slug('newcomer')}@example.com`;
@@ -128,7 +104,7 @@ describe('web UI: signup with an invite link, and the archive (headless Chromium
     const [kept, gone] = [`${prefix}-kept`, `${prefix}-gone`];
     await createArchived('default', kept);
     await createArchived('default', gone);
-    await signIn((await createUser(t, 'Admin')).username);
+    await signIn(browser, url, (await createUser(t, 'Admin')).username, { from: '/login' });
 
     await page.getByRole('link', { name: 'Archive' }).click();
     await page.getByRole('heading', { name: 'Archive', level: 1 }).waitFor();
@@ -136,7 +112,7 @@ describe('web UI: signup with an invite link, and the archive (headless Chromium
     await page.getByRole('row').filter({ hasText: kept }).waitFor();
     await page.getByRole('row').filter({ hasText: gone }).waitFor();
     expect(new URL(page.url()).searchParams.get('q')).toBe(prefix);
-    await check('archive');
+    await check(page, 'archive');
 
     await page.getByRole('button', { name: `Revive ${kept}` }).click();
     await page.getByText(`Flag "${kept}" revived in project default.`).waitFor();
@@ -178,14 +154,14 @@ describe('web UI: signup with an invite link, and the archive (headless Chromium
     await createArchived('default', inDefault);
     await createArchived(other, inOther);
 
-    await signIn((await createUser(t, 'Viewer')).username);
+    await signIn(browser, url, (await createUser(t, 'Viewer')).username, { from: '/login' });
     await page.goto(`${url}/archive`);
     await page.getByRole('row').filter({ hasText: inDefault }).waitFor();
     await page.getByRole('row').filter({ hasText: inOther }).waitFor();
     expect(await page.getByRole('button', { name: /^(Revive|Delete) / }).count()).toBe(0);
     expect(await page.getByRole('columnheader', { name: 'Actions' }).count()).toBe(0);
 
-    await signIn((await createUser(t, 'Editor')).username);
+    await signIn(browser, url, (await createUser(t, 'Editor')).username, { from: '/login' });
     await page.goto(`${url}/archive`);
     await page.getByRole('button', { name: `Revive ${inDefault}` }).waitFor();
     await page.getByRole('button', { name: `Delete ${inDefault}` }).waitFor();

@@ -1,8 +1,8 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp, uniqueName } from '../harness.js';
-import { createUser, GOOD_PASSWORD } from '../people.js';
-import { axeViolations, type Browser, ensureUiBuilt, launch, screenshot } from './browser.js';
+import type { TestApp } from '../harness.js';
+import { createUser } from '../people.js';
+import { axeViolations, type Browser, check, getJson, signIn, slug, startUi, stopUi } from './browser.js';
 
 /**
  * The flag page's strategy form for any strategy type (parameters from the type's definition),
@@ -14,35 +14,21 @@ describe('web UI: strategy types, flag lifecycle and project status', () => {
   let url: string;
   let browser: Browser;
   let page: Page;
-  const safe = (s: string) => s.replace(/[^a-z0-9-]/gi, '-');
-  const project = safe(uniqueName('ui-status'));
-  const flag = safe(uniqueName('types'));
+  const project = slug('ui-status');
+  const flag = slug('types');
   const flagUrl = `/api/admin/projects/${project}/features/${flag}`;
 
   beforeAll(async () => {
-    ensureUiBuilt();
-    t = await startTestApp();
-    url = await t.app.listen({ port: 0, host: '127.0.0.1' });
-    browser = await launch();
-    page = browser.page;
+    ({ t, url, browser, page } = await startUi());
     const created = await t.send('POST', '/api/admin/projects', { id: project, name: project });
     expect(created.statusCode, created.body).toBe(201);
     const flagCreated = await t.send('POST', `/api/admin/projects/${project}/features`, { name: flag });
     expect(flagCreated.statusCode, flagCreated.body).toBe(200);
   });
-  afterAll(async () => {
-    await browser?.close();
-    await t?.close();
-  });
-
-  const api = async (path: string) => {
-    const res = await t.send('GET', path);
-    expect(res.statusCode, `${path}: ${res.body}`).toBe(200);
-    return res.json();
-  };
+  afterAll(() => stopUi(browser, t));
 
   const developmentStrategies = async () =>
-    ((await api(flagUrl)).environments as { name: string; strategies: unknown[] }[]).find(
+    ((await getJson(t, flagUrl)).environments as { name: string; strategies: unknown[] }[]).find(
       (e) => e.name === 'development',
     )?.strategies;
 
@@ -58,24 +44,9 @@ describe('web UI: strategy types, flag lifecycle and project status', () => {
       ?.isEnabled;
   };
 
-  const check = async (name: string) => {
-    await page.waitForLoadState('networkidle');
-    expect(await axeViolations(page), name).toEqual([]);
-    await screenshot(page, name);
-  };
-
-  const signIn = async (username: string) => {
-    await browser.context.clearCookies();
-    await page.goto(`${url}/projects`);
-    await page.getByLabel('Username or email').fill(username);
-    await page.getByLabel(/^Password/).fill(GOOD_PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { name: 'Projects' }).waitFor();
-  };
-
   it('adds and edits userWithId and remoteAddress strategies, completes the flag, shows the status', async () => {
     const admin = await createUser(t, 'Admin');
-    await signIn(admin.username);
+    await signIn(browser, url, admin.username);
 
     // userWithId is deprecated as seeded (as in Unleash): not offered until it is reactivated.
     await page.goto(`${url}/projects/${project}/flags/${flag}`);
@@ -119,7 +90,7 @@ describe('web UI: strategy types, flag lifecycle and project status', () => {
       await ips.press('Enter');
     }
     await dialog.getByRole('heading').click(); // closes the tags input's list
-    await check('strategy-types');
+    await check(page, 'strategy-types');
     await dialog.getByRole('button', { name: 'Save strategy' }).click();
     await page.getByText('Strategy added in development.').first().waitFor();
     await development.getByText('2. Office network').waitFor();
@@ -165,11 +136,12 @@ describe('web UI: strategy types, flag lifecycle and project status', () => {
     let complete = page.getByRole('dialog', { name: `Mark ${flag} completed` });
     await complete.getByRole('button', { name: 'Mark completed' }).click();
     await page.getByText(`${flag} is completed (kept).`).waitFor();
-    const stages = async () => (await api(`${flagUrl}/lifecycle`)) as { stage: string; status?: string }[];
+    const stages = async () =>
+      (await getJson(t, `${flagUrl}/lifecycle`)) as { stage: string; status?: string }[];
     expect((await stages()).at(-1)).toEqual(expect.objectContaining({ stage: 'completed', status: 'kept' }));
     await lifecycle.locator('li[aria-current="step"]', { hasText: 'Completed' }).waitFor();
     await lifecycle.getByText('current stage · kept').waitFor();
-    await check('flag-lifecycle');
+    await check(page, 'flag-lifecycle');
 
     await lifecycle.getByRole('button', { name: 'Undo completed' }).click();
     await page.getByText(`${flag} is no longer completed.`).waitFor();
@@ -184,7 +156,7 @@ describe('web UI: strategy types, flag lifecycle and project status', () => {
     );
 
     // Project status: the funnel (one completed flag), health figures and activity as the API says
-    const status = await api(`/api/admin/projects/${project}/status`);
+    const status = await getJson(t, `/api/admin/projects/${project}/status`);
     expect(status.lifecycleSummary.completed.currentFlags).toBe(1);
     await page.goto(`${url}/projects/${project}/status`);
     await page.getByRole('heading', { name: `Status of ${project}`, level: 1 }).waitFor();
@@ -202,7 +174,7 @@ describe('web UI: strategy types, flag lifecycle and project status', () => {
     expect(await figure('Technical debt').locator('dd').textContent()).toBe(
       `${status.technicalDebt.current}%`,
     );
-    const report = await api(`/api/admin/projects/${project}/health-report`);
+    const report = await getJson(t, `/api/admin/projects/${project}/health-report`);
     await expect
       .poll(() => figure('Stale flags').locator('dd').textContent())
       .toBe(String(report.staleCount));
@@ -220,11 +192,11 @@ describe('web UI: strategy types, flag lifecycle and project status', () => {
       .first()
       .waitFor();
     await page.evaluate('window.scrollTo(0, 0)');
-    await check('project-status');
+    await check(page, 'project-status');
 
     // A Viewer sees the stepper and the strategies but no control to change them
     const viewer = await createUser(t, 'Viewer');
-    await signIn(viewer.username);
+    await signIn(browser, url, viewer.username);
     await page.goto(`${url}/projects/${project}/flags/${flag}`);
     await lifecycle.locator('li[aria-current="step"]', { hasText: 'Completed' }).waitFor();
     await development.getByText('UserIds: a, c').waitFor();

@@ -66,6 +66,9 @@ export class MetricsBatch {
     private readonly log: { error: (obj: unknown, msg: string) => void } = console,
   ) {}
 
+  /** The write started because the batch grew past FLUSH_AT_ROWS, while it runs. */
+  private early: Promise<void> | undefined;
+
   private get size() {
     return this.counts.size + this.variants.size + this.instances.size + this.registrations.size;
   }
@@ -125,8 +128,19 @@ export class MetricsBatch {
 
   private async schedule() {
     const every = this.deps.config.METRICS_BATCH_MS;
-    if (every === 0 || this.size >= FLUSH_AT_ROWS) await this.flush();
-    else this.timer ??= setTimeout(() => void this.flush().catch(() => {}), every).unref();
+    if (every === 0) return this.flush();
+    if (this.size >= FLUSH_AT_ROWS) {
+      // A large batch is written at once, in the background: the report is held in memory
+      // already, and an SDK must not wait for a write of other SDKs' counts (reports past
+      // DROP_AT_ROWS are dropped while the database cannot keep up).
+      this.early ??= this.flush()
+        .catch(() => {})
+        .finally(() => {
+          this.early = undefined;
+        });
+      return;
+    }
+    this.timer ??= setTimeout(() => void this.flush().catch(() => {}), every).unref();
   }
 
   /** Writes what is pending (after a write in progress); resolves when it is stored. */

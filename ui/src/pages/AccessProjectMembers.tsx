@@ -16,9 +16,10 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { del, enc, get, notifyDone, post, put } from '../api';
 import { Empty, ErrorState, Loading } from '../components';
+import { ConfirmDelete, MutationError } from '../dialogs';
 import { keys } from '../queries';
 import { useCan } from '../session';
-import { accessKeys, ConfirmDelete, MutationError, type Person, personLabel } from './AccessShared';
+import { accessKeys, type Person, personLabel } from './AccessShared';
 
 interface Holding {
   roles: number[];

@@ -1,8 +1,3 @@
-import { Alert, Button, Group, Modal, Stack, Text } from '@mantine/core';
-import type { UseMutationResult } from '@tanstack/react-query';
-import type { ReactNode } from 'react';
-import { ApiError } from '../api';
-
 /** Shapes of the identity-and-access answers (see openapi.json: Groups, Roles, Projects). */
 export interface Person {
   id: number;
@@ -57,45 +52,3 @@ export const ROLE_TYPE_LABEL: Record<string, string> = {
   'root-custom': 'Custom root role',
   custom: 'Custom project role',
 };
-
-/** The failed write's message in the dialog itself (the toast disappears; this stays). */
-export function MutationError({ error }: { error: unknown }) {
-  if (!error) return null;
-  return (
-    <Alert color="red" title={error instanceof ApiError ? error.name : 'Failed'} role="alert">
-      {error instanceof Error ? error.message : String(error)}
-    </Alert>
-  );
-}
-
-/** A delete that asks first; the server's refusal (e.g. a role in use) is shown in the dialog. */
-export function ConfirmDelete({
-  title,
-  children,
-  confirmLabel,
-  mutation,
-  onClose,
-}: {
-  title: string;
-  children: ReactNode;
-  confirmLabel: string;
-  mutation: UseMutationResult<unknown, Error, void>;
-  onClose: () => void;
-}) {
-  return (
-    <Modal opened onClose={onClose} title={title} closeButtonProps={{ 'aria-label': 'Close' }}>
-      <Stack>
-        <Text>{children}</Text>
-        <MutationError error={mutation.error} />
-        <Group justify="end">
-          <Button variant="default" onClick={onClose} data-autofocus>
-            Cancel
-          </Button>
-          <Button color="red.9" loading={mutation.isPending} onClick={() => mutation.mutate()}>
-            {confirmLabel}
-          </Button>
-        </Group>
-      </Stack>
-    </Modal>
-  );
-}

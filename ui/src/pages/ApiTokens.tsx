@@ -17,6 +17,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { del, enc, get, notifyDone, post } from '../api';
 import { Empty, ErrorState, Loading } from '../components';
+import { FormDialog } from '../dialogs';
 import { keys, useApiTokens, useEnvironments, useProjects } from '../queries';
 import { useCan } from '../session';
 import type { ApiToken } from '../types';
@@ -116,57 +117,46 @@ function CreateToken({ onClose }: { onClose: () => void }) {
   });
   if (create.data) return <SecretOnce token={create.data} onClose={onClose} />;
   return (
-    <Modal opened onClose={onClose} title="New API token" closeButtonProps={{ 'aria-label': 'Close' }}>
-      <form
-        onSubmit={(event) => {
-          event.preventDefault();
-          create.mutate();
-        }}
-      >
-        <Stack>
-          <TextInput
-            label="Token name"
-            required
-            value={tokenName}
-            onChange={(e) => setTokenName(e.currentTarget.value)}
-          />
-          <Select
-            label="Type"
-            data={TYPES}
-            value={type}
-            allowDeselect={false}
-            onChange={(v) => setType(v ?? 'client')}
-          />
-          <Select
-            label="Project"
-            data={[
-              { value: '*', label: 'All projects' },
-              ...(projects.data ?? []).map((p) => ({ value: p.id, label: p.name })),
-            ]}
-            value={project}
-            allowDeselect={false}
-            onChange={(v) => setProject(v ?? '*')}
-          />
-          {type !== 'admin' && (
-            <Select
-              label="Environment"
-              data={(environments.data ?? []).map((e) => e.name)}
-              value={environment}
-              allowDeselect={false}
-              onChange={(v) => setEnvironment(v ?? 'development')}
-            />
-          )}
-          <Group justify="end">
-            <Button variant="default" onClick={onClose}>
-              Cancel
-            </Button>
-            <Button type="submit" loading={create.isPending}>
-              Create token
-            </Button>
-          </Group>
-        </Stack>
-      </form>
-    </Modal>
+    <FormDialog
+      title="New API token"
+      onClose={onClose}
+      onSubmit={() => create.mutate()}
+      submitLabel="Create token"
+      submitting={create.isPending}
+    >
+      <TextInput
+        label="Token name"
+        required
+        value={tokenName}
+        onChange={(e) => setTokenName(e.currentTarget.value)}
+      />
+      <Select
+        label="Type"
+        data={TYPES}
+        value={type}
+        allowDeselect={false}
+        onChange={(v) => setType(v ?? 'client')}
+      />
+      <Select
+        label="Project"
+        data={[
+          { value: '*', label: 'All projects' },
+          ...(projects.data ?? []).map((p) => ({ value: p.id, label: p.name })),
+        ]}
+        value={project}
+        allowDeselect={false}
+        onChange={(v) => setProject(v ?? '*')}
+      />
+      {type !== 'admin' && (
+        <Select
+          label="Environment"
+          data={(environments.data ?? []).map((e) => e.name)}
+          value={environment}
+          allowDeselect={false}
+          onChange={(v) => setEnvironment(v ?? 'development')}
+        />
+      )}
+    </FormDialog>
   );
 }
 
@@ -222,36 +212,21 @@ function DeleteToken({ token, onClose }: { token: ApiToken; onClose: () => void 
     },
   });
   return (
-    <Modal
-      opened
-      onClose={onClose}
+    <FormDialog
       title={`Delete ${token.tokenName}`}
-      closeButtonProps={{ 'aria-label': 'Close' }}
+      onClose={onClose}
+      onSubmit={() => remove.mutate()}
+      submitLabel="Delete token"
+      submitting={remove.isPending}
+      submitColor="red.9"
     >
-      <form
-        onSubmit={(event) => {
-          event.preventDefault();
-          remove.mutate();
-        }}
-      >
-        <Stack>
-          <TextInput
-            label="Token secret"
-            description={`Paste the secret, which starts with ${token.secret}. SDKs using it stop working.`}
-            required
-            value={secret}
-            onChange={(e) => setSecret(e.currentTarget.value)}
-          />
-          <Group justify="end">
-            <Button variant="default" onClick={onClose}>
-              Cancel
-            </Button>
-            <Button type="submit" color="red.9" loading={remove.isPending}>
-              Delete token
-            </Button>
-          </Group>
-        </Stack>
-      </form>
-    </Modal>
+      <TextInput
+        label="Token secret"
+        description={`Paste the secret, which starts with ${token.secret}. SDKs using it stop working.`}
+        required
+        value={secret}
+        onChange={(e) => setSecret(e.currentTarget.value)}
+      />
+    </FormDialog>
   );
 }

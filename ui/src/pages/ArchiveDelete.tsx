@@ -1,7 +1,8 @@
-import { Button, Code, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
+import { Code, Text, TextInput } from '@mantine/core';
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { del, enc, notifyDone } from '../api';
+import { FormDialog } from '../dialogs';
 import { type ArchivedFlag, useRefreshAfter } from './Archive';
 
 /** Deleting for good cannot be undone: the button works once the flag's name is typed. */
@@ -18,46 +19,34 @@ export function DeleteArchivedFlag({ flag, onClose }: { flag: ArchivedFlag; onCl
   });
   const matches = typed === flag.name;
   return (
-    <Modal
-      opened
-      onClose={onClose}
+    <FormDialog
       title={`Delete flag ${flag.name} for good?`}
-      closeButtonProps={{ 'aria-label': 'Close' }}
+      onClose={onClose}
+      onSubmit={() => {
+        if (matches) remove.mutate();
+      }}
+      submitLabel="Delete for good"
+      submitting={remove.isPending}
+      submitDisabled={!matches}
+      submitColor="red.9"
     >
-      <form
-        onSubmit={(event) => {
-          event.preventDefault();
-          if (matches) remove.mutate();
-        }}
-      >
-        <Stack>
-          <Text size="sm">
-            The flag and its configuration are removed and cannot be revived; its events stay in the event
-            log. SDKs that still ask for it get it as unknown.
-          </Text>
-          <TextInput
-            label="Type the flag name to confirm"
-            description={
-              <>
-                Type <Code>{flag.name}</Code>
-              </>
-            }
-            autoComplete="off"
-            spellCheck={false}
-            data-autofocus
-            value={typed}
-            onChange={(e) => setTyped(e.currentTarget.value)}
-          />
-          <Group justify="end">
-            <Button variant="default" onClick={onClose}>
-              Cancel
-            </Button>
-            <Button type="submit" color="red.9" disabled={!matches} loading={remove.isPending}>
-              Delete for good
-            </Button>
-          </Group>
-        </Stack>
-      </form>
-    </Modal>
+      <Text size="sm">
+        The flag and its configuration are removed and cannot be revived; its events stay in the event log.
+        SDKs that still ask for it get it as unknown.
+      </Text>
+      <TextInput
+        label="Type the flag name to confirm"
+        description={
+          <>
+            Type <Code>{flag.name}</Code>
+          </>
+        }
+        autoComplete="off"
+        spellCheck={false}
+        data-autofocus
+        value={typed}
+        onChange={(e) => setTyped(e.currentTarget.value)}
+      />
+    </FormDialog>
   );
 }

@@ -1,14 +1,11 @@
 import {
   Button,
-  Modal,
   MultiSelect,
   Group as Row,
   Select,
   Stack,
   Table,
   Text,
-  Textarea,
-  TextInput,
   Title,
   VisuallyHidden,
 } from '@mantine/core';
@@ -16,10 +13,11 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { del, get, notifyDone, post, put } from '../api';
 import { Empty, ErrorState, Loading } from '../components';
+import { ConfirmDelete, FormDialog, NameFields } from '../dialogs';
 import { useUsers } from '../queries';
 import { useCan } from '../session';
 import type { Role } from '../types';
-import { accessKeys, ConfirmDelete, MutationError, personLabel, type UserGroup } from './AccessShared';
+import { accessKeys, personLabel, type UserGroup } from './AccessShared';
 
 const useGroups = () =>
   useQuery({
@@ -150,56 +148,41 @@ function GroupForm({
   });
   const title = group ? `Edit group ${group.name}` : 'New group';
   return (
-    <Modal opened onClose={onClose} title={title} closeButtonProps={{ 'aria-label': 'Close' }}>
-      <form
-        onSubmit={(event) => {
-          event.preventDefault();
-          save.mutate();
-        }}
-      >
-        <Stack>
-          <TextInput
-            label="Group name"
-            required
-            data-autofocus
-            value={name}
-            onChange={(e) => setName(e.currentTarget.value)}
-          />
-          <Textarea
-            label="Description"
-            value={description}
-            onChange={(e) => setDescription(e.currentTarget.value)}
-          />
-          <MultiSelect
-            label="Members"
-            placeholder={members.length === 0 ? 'Pick users' : undefined}
-            searchable
-            data={people.map((p) => ({ value: String(p.id), label: personLabel(p) }))}
-            value={members}
-            onChange={setMembers}
-            nothingFoundMessage="No such user"
-          />
-          <Select
-            label="Root role"
-            description="Every member also gets this role's permissions."
-            placeholder="None"
-            clearable
-            data={roles.map((r) => ({ value: String(r.id), label: r.name }))}
-            value={rootRole}
-            onChange={setRootRole}
-          />
-          <MutationError error={save.error} />
-          <Row justify="end">
-            <Button variant="default" onClick={onClose}>
-              Cancel
-            </Button>
-            <Button type="submit" loading={save.isPending} disabled={!name.trim()}>
-              {group ? 'Save group' : 'Create group'}
-            </Button>
-          </Row>
-        </Stack>
-      </form>
-    </Modal>
+    <FormDialog
+      title={title}
+      onClose={onClose}
+      onSubmit={() => save.mutate()}
+      error={save.error}
+      submitLabel={group ? 'Save group' : 'Create group'}
+      submitting={save.isPending}
+      submitDisabled={!name.trim()}
+    >
+      <NameFields
+        nameLabel="Group name"
+        name={name}
+        onName={setName}
+        description={description}
+        onDescription={setDescription}
+      />
+      <MultiSelect
+        label="Members"
+        placeholder={members.length === 0 ? 'Pick users' : undefined}
+        searchable
+        data={people.map((p) => ({ value: String(p.id), label: personLabel(p) }))}
+        value={members}
+        onChange={setMembers}
+        nothingFoundMessage="No such user"
+      />
+      <Select
+        label="Root role"
+        description="Every member also gets this role's permissions."
+        placeholder="None"
+        clearable
+        data={roles.map((r) => ({ value: String(r.id), label: r.name }))}
+        value={rootRole}
+        onChange={setRootRole}
+      />
+    </FormDialog>
   );
 }
 

@@ -5,7 +5,6 @@ import {
   Code,
   CopyButton,
   Group,
-  Modal,
   Select,
   Stack,
   Table,
@@ -18,8 +17,9 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { enc, get, notifyDone, post, put } from '../api';
 import { Empty, ErrorState, Loading } from '../components';
+import { FormDialog } from '../dialogs';
 import { useCan } from '../session';
-import { accessKeys, MutationError } from './AccessShared';
+import { accessKeys } from './AccessShared';
 
 interface InviteToken {
   /** Full only in the answer to a create; elsewhere the first 6 characters and `…`. */
@@ -196,34 +196,24 @@ function CreateLink({ onClose }: { onClose: () => void }) {
     },
   });
   return (
-    <Modal opened onClose={onClose} title="New invite link" closeButtonProps={{ 'aria-label': 'Close' }}>
-      <form
-        onSubmit={(event) => {
-          event.preventDefault();
-          create.mutate();
-        }}
-      >
-        <Stack>
-          <TextInput label="Name" required value={name} onChange={(e) => setName(e.currentTarget.value)} />
-          <Select
-            label="Expires in"
-            data={EXPIRY}
-            value={days}
-            allowDeselect={false}
-            onChange={(v) => v && setDays(v)}
-          />
-          <MutationError error={create.error} />
-          <Group justify="end">
-            <Button variant="default" onClick={onClose}>
-              Cancel
-            </Button>
-            <Button type="submit" loading={create.isPending} disabled={!name.trim()}>
-              Create invite link
-            </Button>
-          </Group>
-        </Stack>
-      </form>
-    </Modal>
+    <FormDialog
+      title="New invite link"
+      onClose={onClose}
+      onSubmit={() => create.mutate()}
+      error={create.error}
+      submitLabel="Create invite link"
+      submitting={create.isPending}
+      submitDisabled={!name.trim()}
+    >
+      <TextInput label="Name" required value={name} onChange={(e) => setName(e.currentTarget.value)} />
+      <Select
+        label="Expires in"
+        data={EXPIRY}
+        value={days}
+        allowDeselect={false}
+        onChange={(v) => v && setDays(v)}
+      />
+    </FormDialog>
   );
 }
 
@@ -257,59 +247,44 @@ function ChangeLink({ token, onClose }: { token: InviteToken; onClose: () => voi
     },
   });
   return (
-    <Modal
-      opened
-      onClose={onClose}
+    <FormDialog
       title={`Change ${token.name}`}
-      closeButtonProps={{ 'aria-label': 'Close' }}
+      onClose={onClose}
+      onSubmit={() => change.mutate()}
+      error={change.error}
+      submitLabel="Save invite link"
+      submitting={change.isPending}
+      submitDisabled={!made && !pasted.trim()}
     >
-      <form
-        onSubmit={(event) => {
-          event.preventDefault();
-          change.mutate();
-        }}
-      >
-        <Stack>
-          {!made && (
-            <>
-              <Alert color="blue" title="The link is needed">
-                The service keeps only a hash of the secret, so paste the link or its secret (it starts with{' '}
-                {token.secret}).
-              </Alert>
-              <TextInput
-                label="Invite link or secret"
-                required
-                value={pasted}
-                onChange={(e) => setPasted(e.currentTarget.value)}
-              />
-            </>
-          )}
-          <Select
-            label="New expiry"
-            description={`Now: ${new Date(token.expiresAt).toLocaleString()}.`}
-            placeholder="Keep the current expiry"
-            clearable
-            data={EXPIRY.map((e) => ({ ...e, label: `${e.label.replace(' (the longest)', '')} from now` }))}
-            value={days}
-            onChange={setDays}
+      {!made && (
+        <>
+          <Alert color="blue" title="The link is needed">
+            The service keeps only a hash of the secret, so paste the link or its secret (it starts with{' '}
+            {token.secret}).
+          </Alert>
+          <TextInput
+            label="Invite link or secret"
+            required
+            value={pasted}
+            onChange={(e) => setPasted(e.currentTarget.value)}
           />
-          <Checkbox
-            label="Link enabled"
-            description="Unticked, nobody can sign up with it any more."
-            checked={enabled}
-            onChange={(e) => setEnabled(e.currentTarget.checked)}
-          />
-          <MutationError error={change.error} />
-          <Group justify="end">
-            <Button variant="default" onClick={onClose}>
-              Cancel
-            </Button>
-            <Button type="submit" loading={change.isPending} disabled={!made && !pasted.trim()}>
-              Save invite link
-            </Button>
-          </Group>
-        </Stack>
-      </form>
-    </Modal>
+        </>
+      )}
+      <Select
+        label="New expiry"
+        description={`Now: ${new Date(token.expiresAt).toLocaleString()}.`}
+        placeholder="Keep the current expiry"
+        clearable
+        data={EXPIRY.map((e) => ({ ...e, label: `${e.label.replace(' (the longest)', '')} from now` }))}
+        value={days}
+        onChange={setDays}
+      />
+      <Checkbox
+        label="Link enabled"
+        description="Unticked, nobody can sign up with it any more."
+        checked={enabled}
+        onChange={(e) => setEnabled(e.currentTarget.checked)}
+      />
+    </FormDialog>
   );
 }

@@ -4,10 +4,11 @@ import { useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { enc, get, notifyDone, put } from '../api';
 import { ErrorState, Loading } from '../components';
+import { MutationError } from '../dialogs';
 import { keys } from '../queries';
 import { useCan } from '../session';
 import { ProjectAccessSection } from './AccessProjectMembers';
-import { accessKeys, MutationError } from './AccessShared';
+import { accessKeys } from './AccessShared';
 
 interface ProjectOverview {
   id: string;

@@ -11,8 +11,6 @@ import {
   Stack,
   Table,
   Text,
-  Textarea,
-  TextInput,
   Title,
   VisuallyHidden,
 } from '@mantine/core';
@@ -20,14 +18,13 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { del, get, notifyDone, post, put } from '../api';
 import { Empty, ErrorState, Loading } from '../components';
+import { ConfirmDelete, FormDialog, NameFields } from '../dialogs';
 import { keys, useEnvironments } from '../queries';
 import { useCan } from '../session';
 import { PERMISSION_CATEGORIES, PERMISSIONS } from './AccessPermissions';
 import {
   accessKeys,
-  ConfirmDelete,
   isCustomRole,
-  MutationError,
   ROLE_TYPE_LABEL,
   type RoleDetail,
   type RolePermission,
@@ -222,65 +219,43 @@ function RoleForm({ entry: role, onClose }: { entry: RoleDetail | null; onClose:
     },
   });
   return (
-    <Modal
-      opened
-      onClose={onClose}
-      size="xl"
+    <FormDialog
       title={role ? `Edit role ${role.name}` : 'New role'}
-      closeButtonProps={{ 'aria-label': 'Close' }}
+      size="xl"
+      onClose={onClose}
+      onSubmit={() => save.mutate()}
+      error={save.error}
+      submitLabel={role ? 'Save role' : 'Create role'}
+      submitting={save.isPending}
+      submitDisabled={!name.trim()}
     >
-      <form
-        onSubmit={(event) => {
-          event.preventDefault();
-          save.mutate();
-        }}
-      >
-        <Stack>
-          <TextInput
-            label="Role name"
-            required
-            data-autofocus
-            value={name}
-            onChange={(e) => setName(e.currentTarget.value)}
-          />
-          <Textarea
-            label="Description"
-            value={description}
-            onChange={(e) => setDescription(e.currentTarget.value)}
-          />
-          {role ? (
-            <Text size="sm">
-              Type: {ROLE_TYPE_LABEL[role.type] ?? role.type} (a role's type cannot change)
-            </Text>
-          ) : (
-            <Radio.Group label="Type" value={type} onChange={(v) => setType(v as CustomType)}>
-              <Stack gap="xs" mt={4}>
-                <Radio
-                  value="root-custom"
-                  label="Root role"
-                  description="Given to users and groups as their root role; applies in every project."
-                />
-                <Radio
-                  value="custom"
-                  label="Project role"
-                  description="Given to users and groups in one project; holds project permissions only."
-                />
-              </Stack>
-            </Radio.Group>
-          )}
-          <PermissionPicker type={type} chosen={chosen} onChange={setChosen} />
-          <MutationError error={save.error} />
-          <Group justify="end">
-            <Button variant="default" onClick={onClose}>
-              Cancel
-            </Button>
-            <Button type="submit" loading={save.isPending} disabled={!name.trim()}>
-              {role ? 'Save role' : 'Create role'}
-            </Button>
-          </Group>
-        </Stack>
-      </form>
-    </Modal>
+      <NameFields
+        nameLabel="Role name"
+        name={name}
+        onName={setName}
+        description={description}
+        onDescription={setDescription}
+      />
+      {role ? (
+        <Text size="sm">Type: {ROLE_TYPE_LABEL[role.type] ?? role.type} (a role's type cannot change)</Text>
+      ) : (
+        <Radio.Group label="Type" value={type} onChange={(v) => setType(v as CustomType)}>
+          <Stack gap="xs" mt={4}>
+            <Radio
+              value="root-custom"
+              label="Root role"
+              description="Given to users and groups as their root role; applies in every project."
+            />
+            <Radio
+              value="custom"
+              label="Project role"
+              description="Given to users and groups in one project; holds project permissions only."
+            />
+          </Stack>
+        </Radio.Group>
+      )}
+      <PermissionPicker type={type} chosen={chosen} onChange={setChosen} />
+    </FormDialog>
   );
 }
 

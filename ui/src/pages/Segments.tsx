@@ -1,9 +1,10 @@
-import { Button, Group, Modal, Stack, Table, Text, Textarea, TextInput, Title } from '@mantine/core';
+import { Button, Group, Modal, Stack, Table, Text, Title } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { notifyDone, post } from '../api';
 import { Empty, ErrorState, Loading } from '../components';
 import { ConstraintsEditor, cleanConstraint, describeConstraint } from '../constraints';
+import { NameFields } from '../dialogs';
 import { keys, useSegments } from '../queries';
 import { useCan } from '../session';
 import type { Constraint } from '../types';
@@ -98,17 +99,12 @@ function CreateSegment({ onClose }: { onClose: () => void }) {
         }}
       >
         <Stack>
-          <TextInput
-            label="Segment name"
-            required
-            data-autofocus
-            value={name}
-            onChange={(e) => setName(e.currentTarget.value)}
-          />
-          <Textarea
-            label="Description"
-            value={description}
-            onChange={(e) => setDescription(e.currentTarget.value)}
+          <NameFields
+            nameLabel="Segment name"
+            name={name}
+            onName={setName}
+            description={description}
+            onDescription={setDescription}
           />
           <ConstraintsEditor value={constraints} onChange={setConstraints} />
           <Group justify="end">
