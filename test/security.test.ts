@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
 import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -30,6 +31,11 @@ describe('security headers and no version banner', () => {
     t = await startTestApp();
   });
   afterAll(() => t.close());
+  /** The app's address, listening from the first test that needs a socket on. */
+  const address = async () => {
+    if (!t.app.server.listening) await t.app.listen({ port: 0, host: '127.0.0.1' });
+    return `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+  };
 
   it('are on JSON answers, errors of every kind and 404s, with the strict API policy', async () => {
     const answers = {
@@ -59,8 +65,7 @@ describe('security headers and no version banner', () => {
   });
 
   it('are also on the answers made before Fastify has a reply: HTTP parser errors, bad percent-escapes', async () => {
-    const url = await t.app.listen({ port: 0, host: '127.0.0.1' });
-    const { port } = new URL(url);
+    const { port } = new URL(await address());
     /** Sends raw bytes and reads the answer until the server closes or sends a whole JSON body. */
     const raw = (bytes: string) =>
       new Promise<{ status: number; headers: Record<string, string>; body: unknown }>((resolve, reject) => {
@@ -162,16 +167,16 @@ describe('security headers and no version banner', () => {
   });
 
   it('break neither the web UI nor Swagger UI in Chromium (no CSP violation, both render)', async () => {
-    const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const base = await address();
     const browser = await launch();
     const violations: string[] = [];
     browser.page.on('console', (message) => {
       if (/Content Security Policy|Refused to/i.test(message.text())) violations.push(message.text());
     });
     try {
-      await browser.page.goto(`${address}/login`);
+      await browser.page.goto(`${base}/login`);
       await browser.page.getByLabel('Username or email').waitFor();
-      await browser.page.goto(`${address}/docs`);
+      await browser.page.goto(`${base}/docs`);
       await browser.page.locator('.swagger-ui .info').first().waitFor();
       expect(violations).toEqual([]);
       expect(browser.errors).toEqual([]);
