@@ -11,6 +11,9 @@ export default defineConfig({
         test: {
           name: engine,
           include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+          // The browser tests exercise the web UI, which is the same on either engine: they run
+          // once, with PGlite, which keeps .ci/run within its time on a slow machine.
+          ...(engine === 'postgres' ? { exclude: ['test/ui/**', 'node_modules/**'] } : {}),
           env: { TEST_ENGINE: engine },
           globalSetup: ['test/global-setup.ts'],
           testTimeout: 30_000,

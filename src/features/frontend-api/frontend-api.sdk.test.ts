@@ -131,6 +131,10 @@ beforeAll(async () => {
 
 afterAll(async () => {
   for (const client of clients) client.stop();
+  // The SDKs' keep-alive sockets (Node's fetch) may still be open, one with a poll in flight:
+  // closing them first keeps the app's close from waiting on them (a teardown hung here on
+  // PostgreSQL, not understood yet; see the session notes).
+  t.app.server.closeAllConnections();
   await t.close();
 });
 
