@@ -8,6 +8,9 @@ import { ensureAdminUser } from './features/users/index.js';
 import { openDatabase } from './platform/db/database.js';
 import { migrate } from './platform/db/migrate.js';
 
+/** How long a stop may take to finish requests in flight and write pending metrics. */
+const STOP_DEADLINE_MS = 20_000;
+
 /** config -> database -> migrate -> tokens -> app -> listen; SIGTERM/SIGINT stop it cleanly. */
 async function main() {
   const started = performance.now();
@@ -62,6 +65,12 @@ async function main() {
     if (stopping) return;
     stopping = true;
     app.log.info({ signal }, 'stopping: finishing requests in flight');
+    // A stop that cannot finish (a connection or a database call that never ends) must not keep
+    // the process alive: an orchestrator waits for it to exit before starting the next one.
+    setTimeout(() => {
+      app.log.error({ signal, pending: process.getActiveResourcesInfo() }, 'stop took too long; exiting');
+      process.exit(1);
+    }, STOP_DEADLINE_MS).unref();
     try {
       await app.close();
       await database.close();

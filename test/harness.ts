@@ -32,6 +32,8 @@ export async function openTestDatabase(): Promise<{
   drop: () => Promise<void>;
   /** Opens another handle on the same database, as a second instance would (PGlite: the same one). */
   another: () => Promise<Database>;
+  /** What the database's sessions are doing (PostgreSQL), for a teardown that does not finish. */
+  sessions?: () => Promise<unknown[]>;
 }> {
   if (process.env.TEST_ENGINE === 'postgres') {
     const url = process.env.TEST_DATABASE_URL!;
@@ -47,7 +49,27 @@ export async function openTestDatabase(): Promise<{
       await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
       await client.end();
     };
-    return { database, drop, another: () => openDatabase({ url: withDatabase(url, name), poolSize: 5 }) };
+    const sessions = async () => {
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      try {
+        const { rows } = await client.query(
+          `SELECT pid, state, wait_event_type, wait_event, now() - xact_start AS in_transaction,
+                  left(query, 200) AS query
+             FROM pg_stat_activity WHERE datname = $1`,
+          [name],
+        );
+        return rows;
+      } finally {
+        await client.end();
+      }
+    };
+    return {
+      database,
+      drop,
+      sessions,
+      another: () => openDatabase({ url: withDatabase(url, name), poolSize: 5 }),
+    };
   }
   const template = await readFile(inject('pgliteTemplate'));
   const database = await openDatabase({ loadDataDir: new Blob([template]) });
@@ -74,7 +96,7 @@ async function createFromTemplate(client: pg.Client, name: string, template: str
 export async function startTestApp(
   options: { config?: Partial<Config>; now?: () => Date } = {},
 ): Promise<TestApp> {
-  const { database, drop } = await openTestDatabase();
+  const { database, drop, sessions } = await openTestDatabase();
   await ensureAdminTokens(database.db, [ADMIN_TOKEN]);
   const app = await buildApp({
     database,
@@ -100,9 +122,27 @@ export async function startTestApp(
         headers,
       }),
     close: async () => {
-      await app.close();
-      await database.close();
-      await drop();
+      // A teardown that hangs (seen rarely on PostgreSQL under load) says where, and what the
+      // process and the database's sessions were doing, before the hook's timeout ends it.
+      let step = 'app.close';
+      const watch = setTimeout(async () => {
+        const report = {
+          step,
+          resources: process.getActiveResourcesInfo(),
+          sessions: await sessions?.().catch((error: unknown) => String(error)),
+        };
+        process.stderr.write(`test teardown slow: ${JSON.stringify(report, null, 2)}\n`);
+      }, 20_000);
+      watch.unref();
+      try {
+        await app.close();
+        step = 'database.close';
+        await database.close();
+        step = 'drop';
+        await drop();
+      } finally {
+        clearTimeout(watch);
+      }
     },
   };
 }
