@@ -1,5 +1,5 @@
-import react from '@vitejs/plugin-react';
 import { availableParallelism } from 'node:os';
+import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
 
 // One suite, two engines: PGlite always; PostgreSQL as well when TEST_DATABASE_URL is set.
