@@ -17,6 +17,18 @@ app.get('/bare/blob/:bytes', async (request, reply) => {
   }
   return reply.type('application/json; charset=utf-8').send(body);
 });
+// N bytes sent as a gzip-encoded JSON answer (the load generator does not decompress): what moving
+// a compressed answer of that size costs.
+const gzipped = new Map();
+app.get('/bare/gzip/:bytes', async (request, reply) => {
+  const bytes = Math.min(Number(request.params.bytes) || 0, 512 * 1024 * 1024);
+  let body = gzipped.get(bytes);
+  if (body === undefined) {
+    body = Buffer.alloc(bytes, 'gzip bytes ');
+    gzipped.set(bytes, body);
+  }
+  return reply.type('application/json; charset=utf-8').header('Content-Encoding', 'gzip').send(body);
+});
 const port = Number(process.env.PORT ?? 0);
 await app.listen({ port, host: '127.0.0.1' });
 const ms = Math.round(performance.now() - started);

@@ -2,6 +2,7 @@ import type { Deps } from '../../deps.js';
 import { actor } from '../../platform/http/auth.js';
 import { routes } from '../../platform/http/routes.js';
 import { errorResponses, NoBody } from '../../platform/http/schemas.js';
+import { PERMISSION_CATALOG, PermissionCatalogSchema } from './permissions.js';
 import {
   CreateRoleBody,
   RoleListSchema,
@@ -34,6 +35,22 @@ export const roleRoutes = (deps: Deps) =>
         },
       },
       () => listRoles(db),
+    );
+
+    app.get(
+      '/api/admin/permissions',
+      {
+        config: { permission: 'NONE' },
+        schema: {
+          tags,
+          operationId: 'getPermissions',
+          summary: 'List the permissions custom roles are made of',
+          description:
+            'Every permission a custom role may hold, with what it allows, where it applies (root, project, or project and environments) and the group it is shown in. This service lists them for its own web UI; Unleash Enterprise has an endpoint of this name with another shape.',
+          response: { 200: PermissionCatalogSchema, ...errorResponses(401) },
+        },
+      },
+      () => PERMISSION_CATALOG,
     );
 
     app.get(

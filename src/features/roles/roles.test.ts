@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api } from '../../../test/api.js';
 import { startTestApp, type TestApp, uniqueName } from '../../../test/harness.js';
 import { asUser, createUser, login } from '../../../test/people.js';
+import { unlistedPermissions } from './permissions.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -218,6 +219,39 @@ describe('/api/admin/roles', () => {
     expect(create.json().name).toBe('NoAccessError');
     expect(
       (await t.send('GET', '/api/admin/roles', undefined, { authorization: undefined })).statusCode,
+    ).toBe(401);
+  });
+
+  it('lists every permission a custom role may hold, each accepted where its type says', async () => {
+    const { username } = await createUser(t, 'Viewer');
+    const answer = await t.send('GET', '/api/admin/permissions', undefined, asUser(await login(t, username)));
+    expect(answer.statusCode).toBe(200);
+    const { permissions } = answer.json() as {
+      permissions: { name: string; displayName: string; type: string; category: string }[];
+    };
+    expect(new Set(permissions.map((p) => p.name)).size).toBe(permissions.length);
+    expect(unlistedPermissions()).toEqual([]);
+    expect(permissions.map((p) => p.name)).not.toContain('ADMIN');
+    // What the list says is what role creation accepts: root ones only in custom root roles,
+    // environment ones with an environment.
+    for (const p of permissions) {
+      expect(p.displayName.length, p.name).toBeGreaterThan(0);
+      const permission = p.type === 'environment' ? { name: p.name, environment: '*' } : { name: p.name };
+      const asRoot = await t.send('POST', '/api/admin/roles', {
+        name: uniqueName('r'),
+        type: 'root-custom',
+        permissions: [permission],
+      });
+      expect(asRoot.statusCode, `${p.name} ${asRoot.body}`).toBe(201);
+      const asProject = await t.send('POST', '/api/admin/roles', {
+        name: uniqueName('r'),
+        type: 'custom',
+        permissions: [permission],
+      });
+      expect(asProject.statusCode, `${p.name} ${asProject.body}`).toBe(p.type === 'root' ? 400 : 201);
+    }
+    expect(
+      (await t.send('GET', '/api/admin/permissions', undefined, { authorization: undefined })).statusCode,
     ).toBe(401);
   });
 });

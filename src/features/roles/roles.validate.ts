@@ -81,6 +81,16 @@ const projectNames = new Set<string>(PROJECT);
 const environmentNames = new Set<string>(ENVIRONMENT);
 const reserved = new Set<string>(RESERVED);
 
+export type PermissionScope = 'root' | 'project' | 'environment';
+
+/** Where an assignable permission applies; undefined for a name no custom role may hold. */
+export function scopeOf(name: string): PermissionScope | undefined {
+  if (rootNames.has(name)) return 'root';
+  if (projectNames.has(name)) return 'project';
+  if (environmentNames.has(name)) return 'environment';
+  return undefined;
+}
+
 /** Every name a custom role may hold, for messages and the schema's description. */
 export const ASSIGNABLE_PERMISSIONS: readonly string[] = [...ROOT, ...PROJECT, ...ENVIRONMENT];
 

@@ -21,7 +21,7 @@ import { Empty, ErrorState, Loading } from '../components';
 import { ConfirmDelete, FormDialog, NameFields } from '../dialogs';
 import { keys, useEnvironments } from '../queries';
 import { useCan } from '../session';
-import { PERMISSION_CATEGORIES, PERMISSIONS } from './AccessPermissions';
+import { type PermissionInfo, usePermissionCatalog } from './AccessPermissions';
 import {
   accessKeys,
   isCustomRole,
@@ -120,8 +120,8 @@ export default function RolesPage() {
   );
 }
 
-const describe = (p: RolePermission) => {
-  const label = PERMISSIONS.get(p.name)?.label ?? p.name;
+const describe = (p: RolePermission, byName: Map<string, PermissionInfo>) => {
+  const label = byName.get(p.name)?.label ?? p.name;
   const where = [
     p.environment && (p.environment === '*' ? 'all environments' : `environment ${p.environment}`),
     p.project && `project ${p.project}`,
@@ -132,6 +132,7 @@ const describe = (p: RolePermission) => {
 /** A role's permissions, read-only (the only view of predefined roles). */
 function ViewRole({ entry: role, onClose }: { entry: RoleSummary; onClose: () => void }) {
   const detail = useRole(role.id);
+  const { byName } = usePermissionCatalog();
   return (
     <Modal
       opened
@@ -149,7 +150,7 @@ function ViewRole({ entry: role, onClose }: { entry: RoleSummary; onClose: () =>
         <List spacing={4}>
           {detail.data.permissions.map((p) => (
             <List.Item key={`${p.name}-${p.environment ?? ''}-${p.project ?? ''}`}>
-              {p.name === 'ADMIN' ? 'Everything (ADMIN)' : describe(p)}
+              {p.name === 'ADMIN' ? 'Everything (ADMIN)' : describe(p, byName)}
             </List.Item>
           ))}
         </List>
@@ -193,13 +194,14 @@ function RoleForm({ entry: role, onClose }: { entry: RoleDetail | null; onClose:
   const [description, setDescription] = useState(role?.description ?? '');
   const [type, setType] = useState<CustomType>((role?.type as CustomType | undefined) ?? 'custom');
   const [chosen, setChosen] = useState<Chosen>(() => chosenOf(role?.permissions ?? []));
+  const { byName } = usePermissionCatalog();
   const save = useMutation({
     mutationFn: () => {
       const permissions = Object.entries(chosen)
         // A project role holds no root permission (the server refuses them).
-        .filter(([permission]) => type === 'root-custom' || PERMISSIONS.get(permission)?.scope !== 'root')
+        .filter(([permission]) => type === 'root-custom' || byName.get(permission)?.scope !== 'root')
         .flatMap(([permission, environments]) =>
-          PERMISSIONS.get(permission)?.scope === 'environment'
+          byName.get(permission)?.scope === 'environment'
             ? (environments.length > 0 ? environments : ['*']).map((environment) => ({
                 name: permission,
                 environment,
@@ -274,16 +276,22 @@ function PermissionPicker({
     { value: '*', label: 'All environments' },
     ...(environments.data ?? []).map((e) => ({ value: e.name, label: e.name })),
   ];
-  const categories = PERMISSION_CATEGORIES.map((c) => ({
-    ...c,
-    permissions: c.permissions.filter((p) => type === 'root-custom' || p.scope !== 'root'),
-  })).filter((c) => c.permissions.length > 0);
+  const catalog = usePermissionCatalog();
+  const { byName } = catalog;
+  const categories = catalog.categories
+    .map((c) => ({
+      ...c,
+      permissions: c.permissions.filter((p) => type === 'root-custom' || p.scope !== 'root'),
+    }))
+    .filter((c) => c.permissions.length > 0);
   const toggle = (permission: string, on: boolean) => {
     const next = { ...chosen };
-    if (on) next[permission] = PERMISSIONS.get(permission)?.scope === 'environment' ? ['*'] : [];
+    if (on) next[permission] = byName.get(permission)?.scope === 'environment' ? ['*'] : [];
     else delete next[permission];
     onChange(next);
   };
+  if (catalog.isLoading) return <Loading />;
+  if (catalog.error) return <ErrorState error={catalog.error} />;
   return (
     <Stack gap="sm">
       <Text fw={600} size="sm">
