@@ -14,6 +14,20 @@ import { registerValidation } from './validation.js';
  * security headers on every answer, secrets kept out of the log.
  * The service (app.ts) and an edge replica (src/edge/) both start from it.
  */
+/** The paths SDKs poll and report to: many requests a minute per SDK instance, all alike. */
+const SDK_PATH = /\/api\/(?:client|frontend)(?:[/?]|$)|\/ofrep\//;
+
+/**
+ * Whether Fastify's two lines per request ("incoming request", "request completed") are left out:
+ * for SDK requests, unless the level is debug or trace. Thousands of SDKs polling every 15 s would
+ * fill the log with identical lines and cost a write each (Unleash does not log them either);
+ * their errors are still logged by the error handler. Admin and UI requests are logged as before.
+ */
+export function quietRequestLog(level: Config['LOG_LEVEL']): (request: { url: string }) => boolean {
+  if (level === 'debug' || level === 'trace') return () => false;
+  return (request) => SDK_PATH.test(request.url);
+}
+
 export function createServer(config: Config) {
   const hsts = config.PUBLIC_URL?.startsWith('https://') ?? false;
   // Also on the answers written before Fastify has a reply (below).
@@ -21,6 +35,7 @@ export function createServer(config: Config) {
   const app = Fastify({
     // Secrets never reach the log: redacted URLs, headers and body fields (security-headers.ts).
     logger: { level: config.LOG_LEVEL, ...logRedaction },
+    disableRequestLogging: quietRequestLog(config.LOG_LEVEL),
     bodyLimit: config.BODY_LIMIT,
     trustProxy: trustProxy(config),
     // Node's parser errors (oversized headers, garbage) still get a JSON error body.
