@@ -52,7 +52,9 @@ describe('request log at LOG_LEVEL=info', () => {
     const urls = logged();
     expect(urls).toContain('/api/admin/projects');
     expect(urls).toContain('/api/admin/api-tokens');
-    expect(urls.filter((url) => url.startsWith('/api/client') || url.startsWith('/api/frontend'))).toEqual([]);
+    expect(urls.filter((url) => url.startsWith('/api/client') || url.startsWith('/api/frontend'))).toEqual(
+      [],
+    );
     expect(await service.stop('SIGTERM')).toBe(0);
   });
 });
