@@ -15,7 +15,7 @@
  * 2 strategy updates, 2 client metrics reports. Requests start on schedule whatever the answers
  * (an open loop); more than --max-in-flight outstanding ones are counted as dropped, not sent.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
@@ -300,6 +300,9 @@ async function run(db: BenchDatabase) {
   }));
   if (engine === 'postgres') await sql.close();
   await stopChild(service as Child);
+  // What the service printed (with BENCH_NODE_ARGS=--trace-gc: its collections), to line up with
+  // the minutes above.
+  if (process.env.SOAK_SERVICE_LOG) writeFileSync(process.env.SOAK_SERVICE_LOG, (service as Child).output());
   // Slow requests cluster in stalls (something held everything for a while) or spread out.
   const bySecond = new Map<number, typeof slow>();
   for (const r of slow) bySecond.set(Math.floor(r.at), [...(bySecond.get(Math.floor(r.at)) ?? []), r]);

@@ -26,7 +26,7 @@ import { maintenanceGuard, maintenanceRoutes } from './features/maintenance/inde
 import { ofrepRoutes } from './features/ofrep/index.js';
 import { personalDashboardRoutes } from './features/personal-dashboard/index.js';
 import { playgroundRoutes } from './features/playground/index.js';
-import { projectRoutes } from './features/projects/index.js';
+import { projectRoutes, startHealthHistoryJob } from './features/projects/index.js';
 import { roleRoutes } from './features/roles/index.js';
 import { searchRoutes } from './features/search/index.js';
 import { segmentRoutes } from './features/segments/index.js';
@@ -88,6 +88,12 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
       stopStaleness = startStalenessJob(deps, stalenessEvery, app.log);
     });
     app.addHook('onClose', async () => stopStaleness?.());
+    // Health over time (issue 16): today's figures of every project, at the staleness job's pace.
+    let stopHealthHistory: (() => Promise<void>) | undefined;
+    app.addHook('onReady', async () => {
+      stopHealthHistory = startHealthHistoryJob(deps, stalenessEvery, app.log);
+    });
+    app.addHook('onClose', async () => stopHealthHistory?.());
   }
   const retentionEvery = deps.config.RETENTION_CHECK_SECONDS * 1000;
   let stopRetention: (() => Promise<void>) | undefined;

@@ -174,7 +174,8 @@ describe('web UI journey (headless Chromium)', () => {
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByRole('button', { name: 'Sign in' }).waitFor();
     expect(browser.errors).toEqual([]);
-  });
+    // The whole journey (a dozen pages, each checked by axe) takes 20-28 s on two busy cores.
+  }, 90_000);
 
   it('shows a Viewer no edit control, and the server refuses a forced write', async () => {
     const viewer = await createUser(t, 'Viewer');
@@ -203,60 +204,6 @@ describe('web UI journey (headless Chromium)', () => {
     expect(
       (await getJson(t, `/api/admin/projects/${project}/features/${flag}/environments/production`)).enabled,
     ).toBe(true);
-    expect(browser.errors).toEqual([]);
-  });
-
-  /** The flag list's page size (ui/src/pages/ProjectFlags.tsx). */
-  const PAGE = 200;
-
-  it('shows the first rows of a 10,000-flag project fast, rendering only the visible ones', async () => {
-    const big = slug('big');
-    expect((await t.send('POST', '/api/admin/projects', { id: big, name: 'Big project' })).statusCode).toBe(
-      201,
-    );
-    // Volume by SQL (10,000 API calls would take minutes); every read below goes through the UI.
-    await t.database.session(async (run) => {
-      await run(
-        `INSERT INTO features (name, project, type, description, created_at)
-         SELECT $1 || '-' || lpad(i::text, 5, '0'), $2, 'release', 'Flag ' || i, now() - (10000 - i) * interval '1 minute'
-         FROM generate_series(1, 10000) i`,
-        [big, big],
-      );
-      await run(
-        `INSERT INTO feature_environments (feature_name, environment, enabled)
-         SELECT f.name, pe.environment_name, f.name LIKE '%5' FROM features f
-         JOIN project_environments pe ON pe.project_id = f.project WHERE f.project = $1`,
-        [big],
-      );
-    });
-    const admin = await createUser(t, 'Admin');
-    await signIn(browser, url, admin.username);
-
-    const started = Date.now();
-    await page.goto(`${url}/projects/${big}`);
-    await page.getByRole('link', { name: `${big}-00001` }).waitFor();
-    const firstRowsMs = Date.now() - started;
-    console.log(`10,000 flags: first rows after ${firstRowsMs} ms (page of ${PAGE}, virtualised)`);
-    expect(firstRowsMs).toBeLessThan(5_000);
-    await page.getByText('10000 flags').waitFor();
-    // One page is loaded, but only the rows in view (plus overscan) are in the DOM.
-    const rendered = await page.getByRole('row').count();
-    expect(rendered).toBeGreaterThan(5);
-    expect(rendered).toBeLessThan(60);
-    await check(page, 'project-flags');
-
-    // Scrolling the list brings the page's last rows into the DOM.
-    const last = page.getByRole('link', { name: `${big}-00${PAGE}` });
-    await expect
-      .poll(async () => {
-        await page.evaluate("document.querySelector('.flag-scroller').scrollTop = 1e9");
-        return last.count();
-      })
-      .toBe(1);
-    // The next page comes from the server, and the page number is in the URL.
-    await page.getByRole('button', { name: 'Page 2', exact: true }).click();
-    await page.getByRole('link', { name: `${big}-00${PAGE + 1}` }).waitFor();
-    expect(new URL(page.url()).searchParams.get('page')).toBe('2');
     expect(browser.errors).toEqual([]);
   });
 });

@@ -17,6 +17,7 @@ import { allows, meKey, useMe } from './session';
 
 /** Pages in the navigation; `permission`: shown only to users who hold it (the API refuses the rest). */
 export const NAV: { to: string; label: string; permission?: string }[] = [
+  { to: '/', label: 'Home' },
   { to: '/projects', label: 'Projects' },
   { to: '/segments', label: 'Segments' },
   { to: '/context', label: 'Context fields' },
@@ -67,7 +68,7 @@ export function Shell() {
             label={item.label}
             // filled: white on indigo-8 (5.8:1); the light variant's hover tint falls to 4.1:1
             variant="filled"
-            active={location.pathname.startsWith(item.to)}
+            active={item.to === '/' ? location.pathname === '/' : location.pathname.startsWith(item.to)}
           />
         ))}
       </AppShell.Navbar>

@@ -76,3 +76,15 @@ export const useHealthReport = (project: string) =>
     queryKey: keys.health(project),
     queryFn: () => get<HealthReport>(`api/admin/projects/${enc(project)}/health-report`),
   });
+
+export interface HealthHistory {
+  projectId: string;
+  days: { date: string; health: number; flags: number; stale: number; potentiallyStale: number }[];
+}
+
+/** Health per day (getProjectHealthHistory); under the health report's key, so it is refreshed with it. */
+export const useHealthHistory = (project: string, days: number) =>
+  useQuery({
+    queryKey: [...keys.health(project), 'history', days],
+    queryFn: () => get<HealthHistory>(`api/admin/projects/${enc(project)}/health-history?days=${days}`),
+  });

@@ -2,11 +2,12 @@ import { lazy, Suspense } from 'react';
 import { createBrowserRouter, Navigate } from 'react-router';
 import { Loading } from './components';
 import { LoginPage } from './pages/Login';
+import { ProjectFlagsPage, prefetchOnEnter, prefetchProjectFlags } from './pages/projectFlagsRoute';
 import { Shell } from './Shell';
 
 // Pages load on first visit (the initial bundle holds the shell and the login only).
+const HomePage = lazy(() => import('./pages/Home'));
 const ProjectsPage = lazy(() => import('./pages/Projects'));
-const ProjectFlagsPage = lazy(() => import('./pages/ProjectFlags'));
 const FlagPage = lazy(() => import('./pages/Flag'));
 const SegmentsPage = lazy(() => import('./pages/Segments'));
 const PlaygroundPage = lazy(() => import('./pages/Playground'));
@@ -42,9 +43,17 @@ export const router = createBrowserRouter(
       path: '/',
       element: <Shell />,
       children: [
-        { index: true, element: <Navigate to="/projects" replace /> },
+        { index: true, element: page(HomePage) },
         { path: 'projects', element: page(ProjectsPage) },
-        { path: 'projects/:projectId', element: page(ProjectFlagsPage) },
+        // The loader brings the flag list's chunk and starts its first read while the shell checks
+        // the session (pages/projectFlagsRoute.tsx).
+        {
+          path: 'projects/:projectId',
+          element: page(ProjectFlagsPage),
+          hydrateFallbackElement: <Loading />,
+          loader: prefetchProjectFlags,
+          shouldRevalidate: prefetchOnEnter,
+        },
         { path: 'projects/:projectId/settings', element: page(ProjectSettingsPage) },
         { path: 'projects/:projectId/status', element: page(ProjectStatusPage) },
         { path: 'archive', element: page(ArchivePage) },

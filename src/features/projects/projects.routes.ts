@@ -6,6 +6,7 @@ import { errorResponses } from '../../platform/http/schemas.js';
 import type { ReadCache } from '../../platform/read-cache.js';
 import { CreateStrategyBody } from '../strategies/index.js';
 import { accessRoutes } from './access.routes.js';
+import { healthHistoryRoutes } from './health-history.routes.js';
 import { insightsRoutes } from './insights.routes.js';
 import {
   getCurrentOverview,
@@ -52,6 +53,7 @@ export const projectRoutes = (deps: Deps, reads: ReadCache) =>
   routes(async (app) => {
     await app.register(accessRoutes(deps));
     await app.register(insightsRoutes(deps, reads));
+    await app.register(healthHistoryRoutes(deps));
     app.get(
       '/api/admin/projects',
       {

@@ -61,8 +61,20 @@ const currentStage = sql`f.lifecycle_stage`;
 /** Last seen by an SDK in any environment: metrics write it on the flag too (markFlagsSeen). */
 const lastSeen = sql`f.last_seen_at`;
 
+/**
+ * `column` is one of the values (or none of them). One value is an equality, not `= ANY(array)`:
+ * the same answer, but only an equality on an index's first column lets the planner read the rest
+ * of the index in order (`project=IS:p` sorted by creation: features_active_project_created stops
+ * after the page). With `= ANY` the first page of a 10,000-flag project read and sorted all 10,000
+ * (worse when the statistics predate a bulk load, as on PGlite, which has no autovacuum; see
+ * `npx tsx bench/ui-first-rows.ts --explain`).
+ */
 const isIn = <T>(column: Sql, filter: IsFilter<T>, cast: string) => {
-  const any = sql`${column} = ANY(${filter.values}::${sql.raw(cast)})`;
+  const [only] = filter.values;
+  const any =
+    filter.values.length === 1
+      ? sql`${column} = ${only}::${sql.raw(cast.replace(/\[\]$/, ''))}`
+      : sql`${column} = ANY(${filter.values}::${sql.raw(cast)})`;
   return filter.include ? any : sql`NOT coalesce(${any}, false)`;
 };
 

@@ -9,6 +9,7 @@ export const JOB_LEASES = {
   potentialStaleness: 42420101,
   clientDataRetention: 42420102,
   addonDelivery: 42420124,
+  projectHealthHistory: 42420125,
 } as const;
 
 /**

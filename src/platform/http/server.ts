@@ -1,5 +1,5 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify from 'fastify';
+import Fastify, { LogController } from 'fastify';
 import { type Config, trustProxy } from '../../config.js';
 import { acceptEmptyBodies } from './empty-body.js';
 import { clientErrorResponse, frameworkErrorBody, registerErrorHandling } from './error-handler.js';
@@ -35,7 +35,7 @@ export function createServer(config: Config) {
   const app = Fastify({
     // Secrets never reach the log: redacted URLs, headers and body fields (security-headers.ts).
     logger: { level: config.LOG_LEVEL, ...logRedaction },
-    disableRequestLogging: quietRequestLog(config.LOG_LEVEL),
+    logController: new LogController({ disableRequestLogging: quietRequestLog(config.LOG_LEVEL) }),
     bodyLimit: config.BODY_LIMIT,
     trustProxy: trustProxy(config),
     // Node's parser errors (oversized headers, garbage) still get a JSON error body.

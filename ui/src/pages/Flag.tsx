@@ -9,6 +9,8 @@ import { keys, useFlag, useSegments } from '../queries';
 import { useCan } from '../session';
 import type { FlagEnvironment, Strategy } from '../types';
 import { WeightBar } from '../variants';
+import { FlagCompare } from './FlagCompare';
+import { CopyStrategies } from './FlagCopyStrategies';
 import { FlagDependencies } from './FlagDependencies';
 import { FlagHistory } from './FlagHistory';
 import { FlagMetrics } from './FlagMetrics';
@@ -41,7 +43,7 @@ export default function FlagPage() {
           {f.name}
         </Title>
         <Badge variant="light">{f.type}</Badge>
-        {f.stale && <Badge color="orange.9">stale</Badge>}
+        {f.stale && <Badge color="red.9">stale</Badge>}
         {f.lifecycle && <Badge variant="outline">{f.lifecycle.stage}</Badge>}
       </Group>
       <Text>
@@ -60,15 +62,27 @@ export default function FlagPage() {
         <FlagDependencies projectId={projectId} flagName={f.name} dependencies={f.dependencies ?? []} />
       </Stack>
       {f.environments.map((env) => (
-        <EnvironmentCard key={env.name} projectId={projectId} flagName={f.name} env={env} />
+        <EnvironmentCard
+          key={env.name}
+          projectId={projectId}
+          flagName={f.name}
+          env={env}
+          environments={f.environments}
+        />
       ))}
+      <FlagCompare flag={f} />
       <FlagMetrics projectId={projectId} flagName={f.name} />
       <FlagHistory projectId={projectId} flagName={f.name} />
     </Stack>
   );
 }
 
-function EnvironmentCard(props: { projectId: string; flagName: string; env: FlagEnvironment }) {
+function EnvironmentCard(props: {
+  projectId: string;
+  flagName: string;
+  env: FlagEnvironment;
+  environments: FlagEnvironment[];
+}) {
   const { projectId, flagName, env } = props;
   const can = useCan();
   const client = useQueryClient();
@@ -173,13 +187,20 @@ function EnvironmentCard(props: { projectId: string; flagName: string; env: Flag
           ))}
         </Stack>
       )}
-      {can('CREATE_FEATURE_STRATEGY', projectId, env.name) && (
-        <Group mt="sm">
+      <Group mt="sm" gap="xs">
+        {can('CREATE_FEATURE_STRATEGY', projectId, env.name) && (
           <Button size="xs" onClick={() => setEditing('new')}>
             Add strategy in {env.name}
           </Button>
-        </Group>
-      )}
+        )}
+        <CopyStrategies
+          projectId={projectId}
+          flagName={flagName}
+          env={env}
+          environments={props.environments}
+          refresh={refresh}
+        />
+      </Group>
       <EnvironmentVariants
         projectId={projectId}
         flagName={flagName}

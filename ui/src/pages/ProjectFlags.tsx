@@ -25,11 +25,11 @@ import { Empty, ErrorState, Loading, OFF_COLOR, ON_COLOR } from '../components';
 import { keys, useEnvironments } from '../queries';
 import { useCan } from '../session';
 import type { Flag, SearchFlag } from '../types';
+import { flagListView, forgetPrefetched, PAGE_SIZE, searchPath, takePrefetched } from './projectFlagsRoute';
 
 // The health chart is its own chunk: the flag list shows first.
 const ProjectHealth = lazy(() => import('./ProjectHealth'));
 
-const PAGE_SIZE = 200;
 const FLAG_TYPES = ['release', 'experiment', 'operational', 'kill-switch', 'permission'];
 
 interface SearchResult {
@@ -41,10 +41,7 @@ interface SearchResult {
 export default function ProjectFlagsPage() {
   const projectId = useParams().projectId!;
   const [params, setParams] = useSearchParams();
-  const query = params.get('query') ?? '';
-  const sortBy = params.get('sortBy') ?? 'createdAt';
-  const sortOrder = params.get('sortOrder') === 'desc' ? 'desc' : 'asc';
-  const page = Math.max(1, Number(params.get('page')) || 1);
+  const { query, sortBy, sortOrder, page } = flagListView(params);
   const can = useCan();
   const environments = useEnvironments();
   const [creating, setCreating] = useState(false);
@@ -85,15 +82,9 @@ export default function ProjectFlagsPage() {
   const search = useQuery({
     queryKey: searchKey,
     queryFn: () => {
-      const qs = new URLSearchParams({
-        project: `IS:${projectId}`,
-        sortBy,
-        sortOrder,
-        offset: String((page - 1) * PAGE_SIZE),
-        limit: String(PAGE_SIZE),
-      });
-      if (query) qs.set('query', query);
-      return get<SearchResult>(`api/admin/search/features?${qs}`);
+      // The route's loader may have asked already (projectFlagsRoute.tsx).
+      const path = searchPath(projectId, { query, sortBy, sortOrder, page });
+      return takePrefetched<SearchResult>(path) ?? get<SearchResult>(path);
     },
     placeholderData: keepPreviousData,
   });
@@ -114,9 +105,13 @@ export default function ProjectFlagsPage() {
         </Group>
         {can('CREATE_FEATURE', projectId) && <Button onClick={() => setCreating(true)}>New flag</Button>}
       </Group>
-      <Suspense fallback={null}>
-        <ProjectHealth projectId={projectId} />
-      </Suspense>
+      {/* Asked once the list can show: the health report carries every flag of the project (6 MB
+          at 10,000), which would otherwise be built, sent and parsed while the first rows wait. */}
+      {!search.isPending && !environments.isPending && (
+        <Suspense fallback={null}>
+          <ProjectHealth projectId={projectId} />
+        </Suspense>
+      )}
       <Group align="end">
         <TextInput
           ref={searchBox}
@@ -213,6 +208,7 @@ function FlagTable(props: {
         `api/admin/projects/${enc(projectId)}/features/${enc(v.flag)}/environments/${enc(v.env)}/${v.on ? 'on' : 'off'}`,
       ),
     onMutate: async (v) => {
+      forgetPrefetched();
       await client.cancelQueries({ queryKey: searchKey });
       const before = client.getQueryData<SearchResult>(searchKey);
       client.setQueryData<SearchResult>(
@@ -354,12 +350,14 @@ function CreateFlag(props: { projectId: string; opened: boolean; onClose: () => 
   const [type, setType] = useState('release');
   const [description, setDescription] = useState('');
   const create = useMutation({
-    mutationFn: () =>
-      post<Flag>(`api/admin/projects/${enc(projectId)}/features`, {
+    mutationFn: () => {
+      forgetPrefetched();
+      return post<Flag>(`api/admin/projects/${enc(projectId)}/features`, {
         name,
         type,
         ...(description && { description }),
-      }),
+      });
+    },
     onSuccess: async (flag) => {
       await client.invalidateQueries({ queryKey: keys.flags(projectId) });
       notifyDone(`Flag "${flag.name}" created.`);

@@ -4,7 +4,8 @@ import type { ReactNode } from 'react';
 import { Link, useParams } from 'react-router';
 import { enc, get } from '../api';
 import { ErrorState, Loading } from '../components';
-import { useHealthReport } from '../queries';
+import { useHealthHistory, useHealthReport } from '../queries';
+import { HealthChart } from './HealthChart';
 import { ActivityHeatmap, type FunnelRow, LifecycleFunnel } from './StatusCharts';
 
 /** `GET api/admin/projects/:id/status` (openapi.json, getProjectStatus): the parts shown here. */
@@ -38,6 +39,9 @@ const STAGES = [
   { key: 'archived', label: 'Archived' },
 ] as const;
 
+/** Days of the health chart, today included. */
+const HISTORY_DAYS = 30;
+
 /** A project's status: health and debt figures, the lifecycle funnel and a year of activity. */
 export default function ProjectStatusPage() {
   const { projectId } = useParams() as { projectId: string };
@@ -51,6 +55,7 @@ export default function ProjectStatusPage() {
     queryFn: () => get<ProjectInsights>(`${base}/insights`),
   });
   const report = useHealthReport(projectId);
+  const history = useHealthHistory(projectId, HISTORY_DAYS);
   return (
     <Stack>
       <Breadcrumbs>
@@ -89,6 +94,15 @@ export default function ProjectStatusPage() {
               Health is the share of flags neither stale nor potentially stale (past their type's expected
               lifetime); technical debt is the rest.
             </Text>
+          </Section>
+          <Section title="Health over time">
+            {history.isError ? (
+              <ErrorState error={history.error} />
+            ) : history.data ? (
+              <HealthChart days={history.data.days} span={HISTORY_DAYS} />
+            ) : (
+              <Loading />
+            )}
           </Section>
           <Section title="Lifecycle">
             <LifecycleFunnel
