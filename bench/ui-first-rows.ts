@@ -24,6 +24,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { chromium } from 'playwright-core';
 import { compileSearch, parseSearch } from '../src/features/search/index.js';
+import { CHROMIUM, CHROMIUM_ARGS } from '../test/ui/chromium.js';
 import { createDatabase, scratchCleanup } from './lib/db.js';
 import { median, percentile } from './lib/measure.js';
 import { machineFacts } from './lib/report.js';
@@ -45,7 +46,6 @@ const { values: args } = parseArgs({
 const engine = args.pg ? 'postgres' : 'pglite';
 const RUNS = Number(args.runs);
 const FLAGS = Number(args.flags);
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const PASSWORD = 'Correct-Horse-7-Battery';
 const PROJECT = 'big';
 const log = (m: string) => console.log(m);
@@ -140,16 +140,7 @@ async function main() {
     headless: true,
     viewport: { width: 1280, height: 800 },
     reducedMotion: 'reduce',
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-dev-shm-usage',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
+    args: CHROMIUM_ARGS,
   });
   const runs: Run[] = [];
   try {

@@ -7,8 +7,9 @@ import { type BrowserContext, chromium, type Locator, type Page } from 'playwrig
 import { expect } from 'vitest';
 import { startTestApp, type TestApp, uniqueName } from '../harness.js';
 import { GOOD_PASSWORD } from '../people.js';
+import { CHROMIUM, CHROMIUM_ARGS } from './chromium.js';
 
-export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export { CHROMIUM } from './chromium.js';
 
 /** Builds dist/ui when it is missing or older than ui/ (CI builds it before the tests). */
 export function ensureUiBuilt() {
@@ -39,16 +40,7 @@ export async function launch(): Promise<Browser> {
     // No transitions (the UI respects it): axe then never sees text mid-fade, whose blended colour
     // fails the contrast rule for a moment.
     reducedMotion: 'reduce',
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-dev-shm-usage',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
+    args: CHROMIUM_ARGS,
   });
   const errors: string[] = [];
   context.on('weberror', (error) => errors.push(String(error.error())));

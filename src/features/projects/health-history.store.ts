@@ -1,5 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import type { DB } from '../../platform/db/schema.js';
+import { healthCounts } from './overview.store.js';
 
 /** The table this slice owns (migrations/0029_project_health_daily.sql); only this slice writes it. */
 export type HealthHistoryTables = {
@@ -24,14 +25,8 @@ export interface HealthCounts {
   potentially_stale: number;
 }
 
-const counts = sql`
-  LEFT JOIN LATERAL (
-    SELECT count(*)::int AS flags,
-      count(*) FILTER (WHERE f.stale)::int AS stale,
-      count(*) FILTER (WHERE NOT f.stale AND f.potentially_stale)::int AS potentially_stale
-    FROM features f
-    WHERE f.project = p.id AND f.archived_at IS NULL
-  ) h ON true`;
+/** The same counts as the overview and the health report, so the chart agrees with them. */
+const counts = healthCounts;
 
 /**
  * The counts of every non-archived project now, each project's row held (FOR KEY SHARE) for the
@@ -41,7 +36,7 @@ const counts = sql`
  */
 export async function lockedHealthCounts(db: Kysely<DB>): Promise<HealthCounts[]> {
   const result = await sql<HealthCounts>`
-    SELECT p.id AS project_id, h.flags, h.stale, h.potentially_stale
+    SELECT p.id AS project_id, h.active_total AS flags, h.stale, h.potentially_stale
     FROM projects p ${counts}
     WHERE p.archived_at IS NULL
     ORDER BY p.id
@@ -52,7 +47,7 @@ export async function lockedHealthCounts(db: Kysely<DB>): Promise<HealthCounts[]
 /** One project's counts now; undefined when there is no such project. */
 export async function healthCountsOf(db: Kysely<DB>, projectId: string): Promise<HealthCounts | undefined> {
   const result = await sql<HealthCounts>`
-    SELECT p.id AS project_id, h.flags, h.stale, h.potentially_stale
+    SELECT p.id AS project_id, h.active_total AS flags, h.stale, h.potentially_stale
     FROM projects p ${counts}
     WHERE p.id = ${projectId}`.execute(db);
   return result.rows[0];

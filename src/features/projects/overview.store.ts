@@ -6,7 +6,7 @@ import type { DB } from '../../platform/db/schema.js';
  * potentially stale ones (not stale, and marked so by the staleness job: see the flags slice's
  * staleness.service.ts), so the flag, the overview, the health report and search agree.
  */
-const healthCounts = sql`
+export const healthCounts = sql`
   LEFT JOIN LATERAL (
     SELECT count(*)::int AS active_total,
       count(*) FILTER (WHERE f.stale)::int AS stale,
