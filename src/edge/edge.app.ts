@@ -98,7 +98,7 @@ export async function buildEdgeApp({ config, configuration, tokens, reporting }:
     now: () => new Date(),
     configuration,
     reporting,
-    origins: async () => origins,
+    origins: () => origins,
     tokenValid: (secret) => tokens.stillValid(secret),
   };
   await app.register(clientApiRoutes(ports));

@@ -75,6 +75,10 @@ export class UpstreamConfiguration implements ConfigurationSource {
     return this.current;
   }
 
+  peek(): Configuration | undefined {
+    return this.current;
+  }
+
   subscribe(listener: (next: Configuration) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);

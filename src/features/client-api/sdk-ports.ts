@@ -47,8 +47,11 @@ export interface SdkPorts {
   now: () => Date;
   configuration: ConfigurationSource;
   reporting: SdkReporting;
-  /** The origins the frontend API's and OFREP's CORS allow, read on every request. */
-  origins: () => Promise<string[]>;
+  /**
+   * The origins the frontend API's and OFREP's CORS allow, read on every request: an array when
+   * known at once, a promise when they must be read.
+   */
+  origins: () => string[] | Promise<string[]>;
   /** Whether an SDK token is still valid: an open stream ends when its token is deleted. */
   tokenValid: (secret: string) => Promise<boolean>;
 }

@@ -31,7 +31,14 @@ export class FrontendOrigins {
     private readonly configuration: ConfigurationSource,
   ) {}
 
-  async current(): Promise<string[]> {
+  /** The origins, at once (no promise) while the configuration in memory is current. */
+  current(): string[] | Promise<string[]> {
+    const config = this.configuration.peek(SDK_STALENESS_MS);
+    if (config && this.origins !== undefined && config.revision <= this.revision) return this.origins;
+    return this.read();
+  }
+
+  private async read(): Promise<string[]> {
     const { revision } = await this.configuration.get({ within: SDK_STALENESS_MS });
     if (this.origins !== undefined && revision <= this.revision) return this.origins;
     this.reading ??= readFrontendOrigins(this.deps.database.db)

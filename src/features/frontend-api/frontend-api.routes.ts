@@ -17,6 +17,7 @@ import {
   FrontendRegisterBody,
 } from './frontend-api.schemas.js';
 import {
+  type FrontendResult,
   frontendFeature,
   frontendFeatures,
   recordFrontendMetrics,
@@ -57,6 +58,25 @@ function sendAnswer(
 }
 
 /**
+ * Sends the answer at once when it was made without waiting (the configuration in memory was
+ * current: no promise for Fastify to follow), else when it is ready.
+ */
+function answerWith(
+  reply: FastifyReply,
+  result: FrontendResult | Promise<FrontendResult>,
+  headers: { 'if-none-match'?: string; 'accept-encoding'?: string },
+  conditional: boolean,
+): undefined | Promise<void> {
+  if (result instanceof Promise) {
+    return result.then((ready) => {
+      sendAnswer(reply, ready, headers, conditional);
+    });
+  }
+  sendAnswer(reply, result, headers, conditional);
+  return undefined;
+}
+
+/**
  * The Unleash frontend API for browser and mobile SDKs (frontend tokens), under `/api/frontend`
  * with CORS for these paths only: `ports.origins` (the service: the origins set through
  * `POST /api/admin/ui-config/cors`, else FRONTEND_CORS_ORIGINS).
@@ -86,16 +106,16 @@ export const frontendApiRoutes = (ports: SdkPorts) =>
               },
             },
           },
-          async (request, reply) => {
+          (request, reply) => {
             const query = request.query as Record<string, string | undefined>;
-            const answer = await frontendFeatures(
+            const result = frontendFeatures(
               ports,
               actor(request),
               () => contextFromQuery(query),
               request.ip,
               query.sessionId ? request.url.slice(request.url.indexOf('?') + 1) : undefined,
             );
-            return sendAnswer(reply, answer, request.headers, true);
+            return answerWith(reply, result, request.headers, true);
           },
         );
 
@@ -113,14 +133,14 @@ export const frontendApiRoutes = (ports: SdkPorts) =>
               response: { 200: FrontendFeatures, ...errorResponses(400, 401, 403, 413, 415) },
             },
           },
-          async (request, reply) => {
-            const answer = await frontendFeatures(
+          (request, reply) => {
+            const result = frontendFeatures(
               ports,
               actor(request),
               () => (request.body.context ?? {}) as Record<string, unknown>,
               request.ip,
             );
-            return sendAnswer(reply, answer, request.headers, false);
+            return answerWith(reply, result, request.headers, false);
           },
         );
 

@@ -1,6 +1,7 @@
 import type { Principal } from '../../platform/http/auth.js';
 import { notFound } from '../../platform/http/errors.js';
 import { type SdkPorts, sdkScope } from '../client-api/index.js';
+import type { Configuration } from '../snapshot/index.js';
 import { frontendContext } from './frontend-api.context.js';
 import {
   evaluateScope,
@@ -23,14 +24,34 @@ const scopeOf = sdkScope;
  * bound. `sent`: the context as the request spelled it (a query string with a session id), a
  * cheaper key for the same context, so a kept answer is found without building the context.
  */
-export async function frontendFeatures(
-  { configuration, now: clock }: Pick<SdkPorts, 'configuration' | 'now'>,
+export function frontendFeatures(
+  ports: Pick<SdkPorts, 'configuration' | 'now'>,
   principal: Principal,
   raw: () => Record<string, unknown>,
   clientIp: string,
   sent?: string,
-): Promise<{ answer: FrontendAnswer; kept: boolean }> {
-  const config = await configuration.get({ within: SDK_STALENESS_MS });
+): FrontendResult | Promise<FrontendResult> {
+  // Nearly always current: answered without a promise (thousands of polls a second).
+  const config = ports.configuration.peek(SDK_STALENESS_MS);
+  if (config) return answerFrom(config, ports.now, principal, raw, clientIp, sent);
+  return ports.configuration
+    .get({ within: SDK_STALENESS_MS })
+    .then((loaded) => answerFrom(loaded, ports.now, principal, raw, clientIp, sent));
+}
+
+export interface FrontendResult {
+  answer: FrontendAnswer;
+  kept: boolean;
+}
+
+function answerFrom(
+  config: Configuration,
+  clock: () => Date,
+  principal: Principal,
+  raw: () => Record<string, unknown>,
+  clientIp: string,
+  sent: string | undefined,
+): FrontendResult {
   const { projects, environment } = scopeOf(principal);
   const snapshot = config.environment(environment);
   const memoKey = scopeKey(projects);

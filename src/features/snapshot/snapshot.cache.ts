@@ -87,6 +87,12 @@ export class Configuration {
 /** What readers of the configuration use: the cache below, or an edge replica's copy (src/edge/). */
 export interface ConfigurationSource {
   get(options?: { fresh?: boolean; within?: number }): Promise<Configuration>;
+  /**
+   * What `get({ within })` would answer at once, without a promise: the configuration when it is
+   * current (or was read less than `within` ms ago), else undefined (then call `get`). For the
+   * SDK paths, which answer thousands of requests a second from memory.
+   */
+  peek(within: number): Configuration | undefined;
   /** Calls `listener` with every configuration the source moves to; returns the unsubscribe. */
   subscribe(listener: (next: Configuration) => void): () => void;
 }
@@ -141,6 +147,13 @@ export class ConfigurationCache implements ConfigurationSource {
    * revision is known, so that under a stream of writes a busy reader (the client API) rebuilds at
    * most once per period instead of once per write; a change still reaches it within the period.
    */
+  peek(within: number): Configuration | undefined {
+    const current = this.current;
+    if (!current || this.stale) return undefined;
+    if (current.revision >= this.knownRevision || performance.now() - this.loadedAt < within) return current;
+    return undefined;
+  }
+
   async get(options: { fresh?: boolean; within?: number } = {}): Promise<Configuration> {
     if (options.within !== undefined && this.current && !this.stale) {
       if (performance.now() - this.loadedAt < options.within) return this.current;

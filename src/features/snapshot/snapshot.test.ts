@@ -65,4 +65,32 @@ describe('ConfigurationCache', () => {
     expect(config.environment('development')).toBe(config.environment('development'));
     expect(await cache.get()).toBe(config);
   });
+
+  it('peek answers at once while current, and not once a newer revision is known past the period', async () => {
+    const app = await buildApp({ database: first, config: testConfig(), now: () => new Date() });
+    await app.ready();
+    const cache = new ConfigurationCache(second, 3_600_000);
+    await cache.start();
+    try {
+      expect(cache.peek(200)).toBeUndefined(); // nothing read yet
+      const before = await cache.get();
+      expect(cache.peek(200)).toBe(before);
+      const name = uniqueName('peeked');
+      const res = await app.inject({
+        method: 'POST',
+        url: '/api/admin/projects/default/features',
+        headers: { authorization: ADMIN_TOKEN },
+        payload: { name },
+      });
+      expect(res.statusCode).toBe(200);
+      // The NOTIFY makes the newer revision known; a period of 0 ms no longer accepts the old one.
+      await waitFor(async () => cache.peek(0) === undefined, 1000);
+      const after = await cache.get({ within: 0 });
+      expect(after.flag(name)).toBeDefined();
+      expect(cache.peek(0)).toBe(after);
+    } finally {
+      await cache.stop();
+      await app.close();
+    }
+  });
 });

@@ -82,7 +82,7 @@ function addOriginToVary(reply: FastifyReply): void {
  */
 export async function registerCors(
   app: Pick<FastifyInstance, 'addHook' | 'register'>,
-  allowed: () => Promise<string[]>,
+  allowed: () => string[] | Promise<string[]>,
 ): Promise<void> {
   app.addHook('onRoute', (route) => {
     if (route.method === 'OPTIONS' && !route.config?.permission) {
@@ -95,7 +95,7 @@ export async function registerCors(
       done();
       return;
     }
-    allowed().then((origins) => {
+    const decide = (origins: string[]) => {
       const policy = policyOf(origins);
       (request as WithPolicy)[POLICY] = policy;
       // A per-request (dynamic) origin option: Vary: Origin in every case.
@@ -107,7 +107,10 @@ export async function registerCors(
       if (!policy.any) reply.header('Access-Control-Allow-Credentials', 'true');
       reply.header('Access-Control-Expose-Headers', EXPOSED);
       done();
-    }, done);
+    };
+    const origins = allowed();
+    if (Array.isArray(origins)) decide(origins);
+    else origins.then(decide, done);
   });
   app.addHook('onSend', (request, reply, payload, done) => {
     if (reply.hasHeader('access-control-allow-origin')) {
@@ -128,8 +131,10 @@ export async function registerCors(
       done(null, payload);
     };
     const kept = (request as WithPolicy)[POLICY];
-    if (kept) add(kept);
-    else allowed().then((origins) => add(policyOf(origins)), done);
+    if (kept) return add(kept);
+    const origins = allowed();
+    if (Array.isArray(origins)) add(policyOf(origins));
+    else origins.then((list) => add(policyOf(list)), done);
   });
   // Registered after the hooks above: a child context copies its parent's hooks when it is made.
   await app.register(async (preflight) => {
