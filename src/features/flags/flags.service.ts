@@ -5,7 +5,7 @@ import { AppError, invalidField, nameExists, notFound } from '../../platform/htt
 import { checkIfMatch, etagOf } from '../../platform/http/etag.js';
 import type { Reads } from '../../platform/read-cache.js';
 import { fullMatch } from '../../platform/regex.js';
-import { appendEvent } from '../events/index.js';
+import { appendEvent, appendEvents } from '../events/index.js';
 import { tagNewFlag } from '../tags/index.js';
 import { hasChildren } from './archive.store.js';
 import { favoriteFlags } from './favorites.service.js';
@@ -13,6 +13,7 @@ import type { CreateFlagInput, Flag, UpdateFlagInput } from './flags.schemas.js'
 import {
   countActiveFlags,
   enterLifecycleStage,
+  type FlagChange,
   type FlagRow,
   findActiveProject,
   findFlagArchivedState,
@@ -23,6 +24,7 @@ import {
   type NewFlag,
   type ProjectForFlags,
   updateFlag,
+  updateFlagLocked,
 } from './flags.store.js';
 import { newFlag, toFlag } from './flags.view.js';
 
@@ -189,6 +191,17 @@ export async function updateFlagMetadata(
   const renameError = () => invalidField('/body/name', 'Cannot change the name of a feature flag.');
   if (typeof change !== 'function' && renames(change)) throw renameError();
   await transaction(deps.database.db, async (tx) => {
+    const now = deps.now();
+    // A plain change without If-Match (nearly every PUT) locks and writes in one statement.
+    if (typeof change !== 'function' && ifMatch === undefined) {
+      const changed = await updateFlagLocked(tx, name, flagChange(change), now);
+      if (!changed || changed.before.project !== projectId) {
+        // Nothing was written in another project: the transaction rolls back with the error.
+        throw notInProject(name, projectId, changed?.before.project);
+      }
+      await recordMetadataChange(tx, changed.before, changed.after, by, now);
+      return;
+    }
     const before = await lockFlag(tx, name);
     if (!before || before.project !== projectId) throw notInProject(name, projectId, before?.project);
     // After the lock: a writer holding the same ETag that committed first has changed the view.
@@ -199,7 +212,6 @@ export async function updateFlagMetadata(
     // A function (the JSON Patch) derives the change from the locked row, so nothing changes between.
     const input = typeof change === 'function' ? change(before) : change;
     if (renames(input)) throw renameError();
-    const now = deps.now();
     const after: FlagRow = {
       ...before,
       ...(input.type !== undefined && { type: input.type }),
@@ -207,31 +219,53 @@ export async function updateFlagMetadata(
       ...(input.stale !== undefined && { stale: input.stale }),
       ...(input.impressionData !== undefined && { impressionData: input.impressionData }),
     };
-    const archiving = input.archived === true && before.archivedAt === null;
-    const reviving = input.archived === false && before.archivedAt !== null;
-    if (archiving) after.archivedAt = now;
-    if (reviving) after.archivedAt = null;
+    if (input.archived === true && before.archivedAt === null) after.archivedAt = now;
+    if (input.archived === false && before.archivedAt !== null) after.archivedAt = null;
     await updateFlag(tx, name, after);
-    const base = { createdBy: by.name, createdByUserId: by.userId, featureName: name, project: projectId };
-    await appendEvent(tx, {
-      ...base,
-      type: 'feature-metadata-updated',
-      data: metadata(after),
-      preData: metadata(before),
-    });
-    if (after.stale !== before.stale) {
-      await appendEvent(tx, {
-        ...base,
-        type: after.stale ? 'feature-stale-on' : 'feature-stale-off',
-        data: { stale: after.stale },
-        preData: { stale: before.stale },
-      });
-    }
-    await recordArchiveChange(tx, before, after, by, now);
+    await recordMetadataChange(tx, before, after, by, now);
   });
   // Read after the commit, so the flag's row lock is not held while the (larger) view is built:
   // concurrent writers to one flag wait for less. The answer shows this change (and any later one).
   return readFlag(deps.database.db, name);
+}
+
+/** The row change an update input asks for (an empty description clears it). */
+function flagChange(input: UpdateFlagInput): FlagChange {
+  return {
+    ...(input.type !== undefined && { type: input.type }),
+    ...(input.description !== undefined && { description: input.description || null }),
+    ...(input.stale !== undefined && { stale: input.stale }),
+    ...(input.impressionData !== undefined && { impressionData: input.impressionData }),
+    ...(input.archived !== undefined && { archived: input.archived }),
+  };
+}
+
+/**
+ * The events of a flag's row change, in the change's transaction: `feature-metadata-updated` when
+ * its metadata differs, `feature-stale-on/off` when staleness flipped (one statement for both),
+ * then the archive side (recordArchiveChange).
+ */
+async function recordMetadataChange(tx: Db, before: FlagRow, after: FlagRow, by: Principal, now: Date) {
+  const base = {
+    createdBy: by.name,
+    createdByUserId: by.userId,
+    featureName: before.name,
+    project: before.project,
+  };
+  await appendEvents(tx, [
+    { ...base, type: 'feature-metadata-updated', data: metadata(after), preData: metadata(before) },
+    ...(after.stale === before.stale
+      ? []
+      : [
+          {
+            ...base,
+            type: after.stale ? 'feature-stale-on' : 'feature-stale-off',
+            data: { stale: after.stale },
+            preData: { stale: before.stale },
+          },
+        ]),
+  ]);
+  await recordArchiveChange(tx, before, after, by, now);
 }
 
 /**
