@@ -134,32 +134,31 @@ export async function insertFlag(
   db: Kysely<DB>,
   flag: NewFlag,
 ): Promise<(FlagRow & { environments: NewFlagEnvironment[] }) | undefined> {
-  const row = await db
-    .insertInto('features')
-    .values({
-      name: flag.name,
-      project: flag.project,
-      type: flag.type,
-      description: flag.description,
-      impression_data: flag.impressionData,
-      created_by_user_id: flag.createdByUserId,
-      created_by_name: flag.createdByName,
-    })
-    .onConflict((oc) => oc.column('name').doNothing())
-    .returning(flagColumns)
-    .executeTakeFirst();
-  if (!row) return undefined;
-  // The inserted rows come back with their environment's type and order, so the caller can answer
-  // with the new flag without reading it again.
-  const environments = await sql<NewFlagEnvironment>`WITH added AS (
+  // One statement: the flag, its environment rows and its `initial` stage. The added environments
+  // come back with their type and order, so the caller can answer without reading the flag again.
+  const { rows } = await sql<Parameters<typeof toFlagRow>[0] & { environments: NewFlagEnvironment[] }>`
+    WITH flag AS (
+      INSERT INTO features (name, project, type, description, impression_data, created_by_user_id,
+        created_by_name)
+      VALUES (${flag.name}, ${flag.project}, ${flag.type}, ${flag.description}, ${flag.impressionData},
+        ${flag.createdByUserId}, ${flag.createdByName})
+      ON CONFLICT (name) DO NOTHING
+      RETURNING name, project, type, description, stale, impression_data, created_at, archived_at),
+    added AS (
       INSERT INTO feature_environments (feature_name, environment)
-      SELECT ${flag.name}, environment_name FROM project_environments WHERE project_id = ${flag.project}
-      RETURNING environment)
-    SELECT a.environment, e.type, e.sort_order AS "sortOrder"
-    FROM added a JOIN environments e ON e.name = a.environment
-    ORDER BY e.sort_order, e.name`.execute(db);
-  await db.insertInto('feature_lifecycles').values({ feature_name: flag.name, stage: 'initial' }).execute();
-  return { ...toFlagRow(row), environments: environments.rows };
+      SELECT f.name, pe.environment_name FROM flag f
+      JOIN project_environments pe ON pe.project_id = f.project
+      RETURNING environment),
+    stage AS (
+      INSERT INTO feature_lifecycles (feature_name, stage) SELECT name, 'initial' FROM flag)
+    SELECT f.*, (
+      SELECT coalesce(json_agg(json_build_object('environment', a.environment, 'type', e.type,
+        'sortOrder', e.sort_order) ORDER BY e.sort_order, e.name), '[]'::json)
+      FROM added a JOIN environments e ON e.name = a.environment) AS environments
+    FROM flag f`.execute(db);
+  const row = rows[0];
+  if (!row) return undefined;
+  return { ...toFlagRow(row), environments: row.environments };
 }
 
 export async function findFlagArchivedState(db: Kysely<DB>, name: string) {
