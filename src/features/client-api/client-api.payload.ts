@@ -31,6 +31,11 @@ export interface ClientPayload {
   features: ClientFlag[];
   /** The JSON text, made on first use (a 304 never needs it). */
   readonly body: string;
+  /**
+   * The JSON text as UTF-8 bytes, made once and kept with the payload: sent as they are, where a
+   * string would be measured and encoded again for every request.
+   */
+  bytes(): Buffer;
   etag: string;
   /** The ETag of the gzip-encoded representation. */
   gzipEtag: string;
@@ -158,6 +163,7 @@ export function buildClientPayload(
   const etag = `"${tag}"`;
   let body: string | undefined;
   let gzipped: Buffer | undefined;
+  let bytes: Buffer | undefined;
   const text = () => {
     // A function, so that `$` sequences in the flags' text are never read as replacement patterns;
     // `meta.revisionId` last, where JSON.stringify would put it.
@@ -174,6 +180,10 @@ export function buildClientPayload(
     features,
     get body() {
       return text();
+    },
+    bytes: () => {
+      bytes ??= Buffer.from(text());
+      return bytes;
     },
     etag,
     gzipEtag: `"${tag}-gzip"`,
@@ -209,5 +219,5 @@ export function matchesEtag(header: string | undefined, etag: string): boolean {
 export function sendSerialised(reply: FastifyReply, payload: ClientPayload, gzip: boolean) {
   reply.type('application/json; charset=utf-8');
   if (gzip) return reply.header('Content-Encoding', 'gzip').send(payload.gzipped());
-  return reply.send(payload.body);
+  return reply.send(payload.bytes());
 }

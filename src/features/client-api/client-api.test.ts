@@ -139,20 +139,23 @@ describe('GET /api/client/features', () => {
     await sql.enable(flag, 'development', true);
   });
 
-  it('serialises flags as JSON.stringify would, `$` sequences in texts included, after changes too', async () => {
+  it('serialises flags as JSON.stringify would, `$` sequences and non-ASCII text included, after changes too', async () => {
     const name = uniqueName('dollar');
-    await api(t).createFlag(project, { name, description: 'costs $& and $1, $$' });
+    const description = 'costs $& and $1, $$ (über 5 €, ✓)';
+    await api(t).createFlag(project, { name, description });
     const started = Date.now();
-    let body = '';
-    while (!body.includes(name) && Date.now() - started < 2000) {
-      body = (await features()).body;
-      if (!body.includes(name)) await new Promise((r) => setTimeout(r, 20));
+    let res = await features();
+    while (!res.body.includes(name) && Date.now() - started < 2000) {
+      await new Promise((r) => setTimeout(r, 20));
+      res = await features();
     }
+    const body = res.body;
+    // The bytes sent are the UTF-8 encoding of the text, and Content-Length counts bytes.
+    expect(Number(res.headers['content-length'])).toBe(Buffer.byteLength(body));
+    expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
     const parsed = JSON.parse(body);
     expect(JSON.stringify(parsed)).toBe(body);
-    expect(parsed.features.find((f: { name: string }) => f.name === name).description).toBe(
-      'costs $& and $1, $$',
-    );
+    expect(parsed.features.find((f: { name: string }) => f.name === name).description).toBe(description);
   });
 
   it('keeps the ETag (304) when a write touches neither its environment nor its projects', async () => {
