@@ -209,6 +209,8 @@ export interface ReadOptions<T> {
 
 function deepFreeze(value: unknown): void {
   if (value === null || typeof value !== 'object' || Object.isFrozen(value)) return;
+  // Bytes (kept serialised answers) cannot be frozen; a difference still fails the comparison.
+  if (ArrayBuffer.isView(value)) return;
   Object.freeze(value);
   for (const child of Object.values(value)) deepFreeze(child);
 }

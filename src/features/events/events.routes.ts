@@ -65,11 +65,14 @@ export const eventRoutes = (deps: Deps, reads: ReadCache) =>
       },
       async (request, reply) => {
         reply.header('Deprecation', 'true');
-        // Kept serialised: the list is large (100 events) and the same for every caller.
+        // Kept serialised, as bytes: the list is large (100 events) and the same for every caller.
         const text = await reads
           .of(request)
-          .read(`events\u0000${request.query.project ?? '\u0000'}`, async () =>
-            String(reply.serialize(await readEvents(deps.database.db, request.query.project))),
+          .read(
+            `events\u0000${request.query.project ?? '\u0000'}`,
+            async () =>
+              Buffer.from(String(reply.serialize(await readEvents(deps.database.db, request.query.project)))),
+            { bytes: (body) => body.length },
           );
         return sendSerialized(reply, text);
       },
@@ -93,8 +96,13 @@ export const eventRoutes = (deps: Deps, reads: ReadCache) =>
         reply.header('Deprecation', 'true');
         const text = await reads
           .of(request)
-          .read(`flag-events\u0000${request.params.featureName}`, async () =>
-            String(reply.serialize(await readFlagEvents(deps.database.db, request.params.featureName))),
+          .read(
+            `flag-events\u0000${request.params.featureName}`,
+            async () =>
+              Buffer.from(
+                String(reply.serialize(await readFlagEvents(deps.database.db, request.params.featureName))),
+              ),
+            { bytes: (body) => body.length },
           );
         return sendSerialized(reply, text);
       },

@@ -1,7 +1,7 @@
 import type { Deps } from '../../deps.js';
 import { actor } from '../../platform/http/auth.js';
 import { IfMatchHeaders } from '../../platform/http/etag.js';
-import { routes } from '../../platform/http/routes.js';
+import { routes, sendSerialized } from '../../platform/http/routes.js';
 import { errorResponses } from '../../platform/http/schemas.js';
 import type { ReadCache } from '../../platform/read-cache.js';
 import { archiveRoutes } from './archive.routes.js';
@@ -9,7 +9,14 @@ import { archiveBulkRoutes } from './archive-bulk.routes.js';
 import { checkRoutes } from './checks.routes.js';
 import { cloneRoutes } from './clone.routes.js';
 import { favoriteRoutes } from './favorites.routes.js';
-import { CreateFlagBody, FlagParams, FlagSchema, ProjectParams, UpdateFlagBody } from './flags.schemas.js';
+import {
+  CreateFlagBody,
+  type Flag,
+  FlagParams,
+  FlagSchema,
+  ProjectParams,
+  UpdateFlagBody,
+} from './flags.schemas.js';
 import { createFlag, flagEtag, getFlag, updateFlagMetadata } from './flags.service.js';
 import { lifecycleRoutes } from './lifecycle.routes.js';
 import { linkRoutes } from './links.routes.js';
@@ -23,6 +30,8 @@ import { staleRoutes } from './stale.routes.js';
  */
 export const flagRoutes = (deps: Deps, reads: ReadCache) =>
   routes(async (app) => {
+    /** What GET sends for a flag object the read cache holds (see the route). */
+    const answers = new WeakMap<Flag, { etag: string; body: Buffer }>();
     app.post(
       '/api/admin/projects/:projectId/features',
       {
@@ -58,8 +67,15 @@ export const flagRoutes = (deps: Deps, reads: ReadCache) =>
       async (request, reply) => {
         const { projectId, featureName } = request.params;
         const flag = await getFlag(deps, reads.of(request), projectId, featureName, request.principal);
-        reply.header('etag', flagEtag(flag));
-        return flag;
+        // The read cache gives every caller the same object until the flag changes: its ETag and
+        // its JSON bytes are made once for it (a caller's favorite mark makes a copy, made per request).
+        let sent = answers.get(flag);
+        if (!sent) {
+          sent = { etag: flagEtag(flag), body: Buffer.from(String(reply.serialize(flag))) };
+          answers.set(flag, sent);
+        }
+        reply.header('etag', sent.etag);
+        return sendSerialized(reply, sent.body);
       },
     );
 

@@ -77,7 +77,8 @@ export const sendEmpty = (reply: FastifyReply, code: number) => reply.code(code)
 
 /**
  * Sends JSON that the route's own serialiser already produced (`reply.serialize`), e.g. kept in
- * the read cache, so it is not serialised again.
+ * the read cache, so it is not serialised again. What is kept for many requests is best kept as
+ * bytes (`Buffer.from(text)`): a string is measured and encoded again for every answer.
  */
-export const sendSerialized = (reply: FastifyReply, json: string) =>
+export const sendSerialized = (reply: FastifyReply, json: string | Buffer) =>
   reply.type('application/json; charset=utf-8').send(json);
