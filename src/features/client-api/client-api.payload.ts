@@ -45,9 +45,19 @@ export interface ClientPayload {
 
 /** SDKs that announce client specification 4.2.0 or later receive segments separately. */
 export function supportsSegments(specHeader: string | undefined): boolean {
-  const version = specHeader ? semver.coerce(specHeader) : null;
-  return version !== null && semver.gte(version, '4.2.0');
+  if (!specHeader) return false;
+  let supports = segmentSupport.get(specHeader);
+  if (supports === undefined) {
+    const version = semver.coerce(specHeader);
+    supports = version !== null && semver.gte(version, '4.2.0');
+    // The few versions SDKs send, remembered (bounded: a header is whatever a caller writes).
+    if (segmentSupport.size >= 100) segmentSupport.clear();
+    segmentSupport.set(specHeader, supports);
+  }
+  return supports;
 }
+
+const segmentSupport = new Map<string, boolean>();
 
 function strategyFor(
   strategy: StrategyInput,

@@ -1,8 +1,9 @@
+import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import { actor } from '../../platform/http/auth.js';
 import { routes } from '../../platform/http/routes.js';
 import { errorResponses } from '../../platform/http/schemas.js';
-import { acceptsGzip, matchesEtag, sendSerialised } from './client-api.payload.js';
+import { acceptsGzip, type ClientPayload, matchesEtag, sendSerialised } from './client-api.payload.js';
 import {
   BulkMetricsBody,
   ClientFeaturesHeaders,
@@ -14,6 +15,20 @@ import { clientFeature, clientFeatures, recordBulk } from './client-api.service.
 import type { SdkPorts } from './sdk-ports.js';
 
 /** The backend SDK API; what SDKs report goes to `ports.reporting` (database or upstream). */
+/** The client API's answer: 304 for the ETag of this representation, else the kept bytes. */
+function answerFeatures(reply: FastifyReply, payload: ClientPayload, gzip: boolean, ifNoneMatch?: string) {
+  // Each representation has its own validator; the 304 compares the one this client gets.
+  const etag = gzip ? payload.gzipEtag : payload.etag;
+  reply.header('ETag', etag).header('Vary', 'Accept-Encoding').header('Cache-Control', 'no-cache');
+  // A 304 has no body at all (a JSON `null` would announce Content-Length: 4 and never send it).
+  if (matchesEtag(ifNoneMatch, etag)) {
+    reply.code(304).removeHeader('content-type').send();
+    return;
+  }
+  // Pre-serialised and, for SDKs that accept gzip, pre-compressed: no per-request work.
+  sendSerialised(reply, payload, gzip);
+}
+
 export const clientApiRoutes = ({ configuration, reporting, now }: SdkPorts) =>
   routes(async (app) => {
     app.get(
@@ -34,23 +49,23 @@ export const clientApiRoutes = ({ configuration, reporting, now }: SdkPorts) =>
           },
         },
       },
-      async (request, reply) => {
+      (request, reply) => {
         const gzip = acceptsGzip(request.headers['accept-encoding']);
-        const payload = await clientFeatures(
+        const payload = clientFeatures(
           configuration,
           actor(request),
           request.headers['unleash-client-spec'],
           gzip,
         );
-        // Each representation has its own validator; the 304 compares the one this client gets.
-        const etag = gzip ? payload.gzipEtag : payload.etag;
-        reply.header('ETag', etag).header('Vary', 'Accept-Encoding').header('Cache-Control', 'no-cache');
-        // A 304 has no body at all (a JSON `null` would announce Content-Length: 4 and never send it).
-        if (matchesEtag(request.headers['if-none-match'], etag)) {
-          return reply.code(304).removeHeader('content-type').send();
+        const ifNoneMatch = request.headers['if-none-match'];
+        // Answered at once when the configuration in memory is current (no promise).
+        if (payload instanceof Promise) {
+          return payload.then((ready) => {
+            answerFeatures(reply, ready, gzip, ifNoneMatch);
+          });
         }
-        // Pre-serialised and, for SDKs that accept gzip, pre-compressed: no per-request work.
-        return sendSerialised(reply, payload, gzip);
+        answerFeatures(reply, payload, gzip, ifNoneMatch);
+        return undefined;
       },
     );
 

@@ -30,8 +30,19 @@ interface Wanted {
   gzip: boolean;
 }
 
+/** The sorted project list of a scope, made once per projects array (a cached token keeps its array). */
+const projectKeys = new WeakMap<readonly string[], string>();
+function projectsKey(projects: readonly string[]): string {
+  let key = projectKeys.get(projects);
+  if (key === undefined) {
+    key = [...projects].sort().join(',');
+    projectKeys.set(projects, key);
+  }
+  return key;
+}
+
 const keyOf = ({ scope, inline }: Wanted) =>
-  `client|${scope.environment}|${[...scope.projects].sort().join(',')}|${inline}`;
+  `client|${scope.environment}|${projectsKey(scope.projects)}|${inline}`;
 
 const payloadIn = (config: Configuration, wanted: Wanted) =>
   config
@@ -84,16 +95,23 @@ function remember(configuration: ConfigurationSource, wanted: Wanted) {
  * serialised (and compressed, `gzip`) once per scope and segment mode, and again only when a
  * change touches the token's environment, right after that change.
  */
-export async function clientFeatures(
+export function clientFeatures(
   configuration: ConfigurationSource,
   principal: Principal,
   specHeader: string | undefined,
   gzip = false,
-): Promise<ClientPayload> {
-  const config = await configuration.get({ within: SDK_STALENESS_MS });
+): ClientPayload | Promise<ClientPayload> {
   const wanted = { scope: scopeOf(principal), inline: !supportsSegments(specHeader), gzip };
-  remember(configuration, wanted);
-  return payloadIn(config, wanted);
+  // Nearly always current: answered without a promise (see ConfigurationSource.peek).
+  const config = configuration.peek(SDK_STALENESS_MS);
+  if (config) {
+    remember(configuration, wanted);
+    return payloadIn(config, wanted);
+  }
+  return configuration.get({ within: SDK_STALENESS_MS }).then((loaded) => {
+    remember(configuration, wanted);
+    return payloadIn(loaded, wanted);
+  });
 }
 
 export async function clientFeature(
