@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
-import { type Kysely, sql } from 'kysely';
+import { type Kysely, type RawBuilder, sql } from 'kysely';
 import type { DB } from '../../platform/db/schema.js';
 import type { NewEvent } from './events.store.js';
 
@@ -39,4 +39,26 @@ export async function appendEvents(db: Kysely<DB>, events: NewEvent[]): Promise<
       ORDER BY r.n`.execute(db);
   }
   return kept.length;
+}
+
+/**
+ * The events a statement derives from the rows it changes, recorded by that same statement (a
+ * data-modifying WITH): `rows` is a query giving `n` (order), `type`, `created_by`,
+ * `created_by_user_id`, `feature_name`, `project`, `environment`, `data` and `pre_data` (jsonb).
+ * The rules of appendEvent hold: an event whose data equals its pre_data is not stored, and a flag
+ * event carries the flag's tags. For writes that must hold a row lock as briefly as possible: the
+ * change and its events commit without a round trip between them.
+ */
+export function insertEventsFrom(rows: RawBuilder<unknown>): RawBuilder<unknown> {
+  return sql`INSERT INTO events (type, created_by, created_by_user_id, feature_name, project, environment,
+      data, pre_data, tags)
+    SELECT r.type, r.created_by, r.created_by_user_id, r.feature_name, r.project, r.environment, r.data,
+      r.pre_data,
+      CASE WHEN r.feature_name IS NULL THEN '[]'::jsonb ELSE (
+        SELECT coalesce(jsonb_agg(jsonb_build_object('value', t.tag_value, 'type', t.tag_type)
+          ORDER BY t.tag_type, t.tag_value), '[]'::jsonb)
+        FROM feature_tag t WHERE t.feature_name = r.feature_name) END
+    FROM (${rows}) AS r
+    WHERE r.pre_data IS NULL OR r.data IS DISTINCT FROM r.pre_data
+    ORDER BY r.n`;
 }

@@ -1,4 +1,4 @@
-export { appendEvents } from './events.batch.store.js';
+export { appendEvents, insertEventsFrom } from './events.batch.store.js';
 export { eventRoutes } from './events.routes.js';
 export { appendEvent, changeVersion, type NewEvent, noteUnloggedChange } from './events.store.js';
 export { deleteEventsBefore } from './retention.store.js';

@@ -1,5 +1,5 @@
 import type { Deps } from '../../deps.js';
-import { type Db, transaction } from '../../platform/db/index.js';
+import { type Db, singleStatement, transaction } from '../../platform/db/index.js';
 import type { Principal } from '../../platform/http/auth.js';
 import { AppError, invalidField, nameExists, notFound } from '../../platform/http/errors.js';
 import { checkIfMatch, etagOf } from '../../platform/http/etag.js';
@@ -25,6 +25,7 @@ import {
   type ProjectForFlags,
   updateFlag,
   updateFlagLocked,
+  updateFlagRecorded,
 } from './flags.store.js';
 import { newFlag, toFlag } from './flags.view.js';
 
@@ -190,9 +191,18 @@ export async function updateFlagMetadata(
   const renames = (input: UpdateFlagInput) => input.name !== undefined && input.name !== name;
   const renameError = () => invalidField('/body/name', 'Cannot change the name of a feature flag.');
   if (typeof change !== 'function' && renames(change)) throw renameError();
+  // Nearly every PUT: no If-Match, no archive change. The change and its events are one statement.
+  if (typeof change !== 'function' && ifMatch === undefined && change.archived === undefined) {
+    const db = deps.database.db;
+    const changed = await singleStatement(db, (db) =>
+      updateFlagRecorded(db, name, projectId, flagChange(change), by),
+    );
+    if (!changed) throw notInProject(name, projectId, (await findFlagArchivedState(db, name))?.project);
+    return readFlag(db, name);
+  }
   await transaction(deps.database.db, async (tx) => {
     const now = deps.now();
-    // A plain change without If-Match (nearly every PUT) locks and writes in one statement.
+    // Without If-Match (an archive change): the row is locked and written in one statement.
     if (typeof change !== 'function' && ifMatch === undefined) {
       const changed = await updateFlagLocked(tx, name, flagChange(change), now);
       if (!changed || changed.before.project !== projectId) {

@@ -1,6 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import { jsonArrayFrom, jsonObjectFrom } from 'kysely/helpers/postgres';
 import type { DB } from '../../platform/db/schema.js';
+import { insertEventsFrom } from '../events/index.js';
 import { STRATEGY_COLUMNS, strategySegmentIds } from '../strategies/index.js';
 
 export interface ProjectForFlags {
@@ -279,6 +280,55 @@ export async function updateFlagLocked(
     archived_at: row.old_archived_at,
   };
   return { before: toFlagRow(before), after: toFlagRow(row) };
+}
+
+/**
+ * A change of a flag's own columns (not its archive state) with its events, in one statement:
+ * `feature-metadata-updated` (unless the metadata is the same) and `feature-stale-on/off` when
+ * staleness flips, as updateFlagMetadata records them. Run alone (singleStatement), the flag's
+ * row lock is held only while the statement runs and commits: writers to one flag queue for less.
+ * The row is locked first (THE LOCK ORDER, see lockFlag). False when no flag of that name is in
+ * the project (nothing changed).
+ */
+export async function updateFlagRecorded(
+  db: Kysely<DB>,
+  name: string,
+  projectId: string,
+  change: Omit<FlagChange, 'archived'>,
+  by: { name: string; userId: number | null },
+): Promise<boolean> {
+  const given = (value: unknown) => value !== undefined;
+  const metadata = (prefix: '' | 'old_') =>
+    sql`jsonb_build_object('name', u.name, 'project', u.project, 'description', ${sql.ref(`u.${prefix}description`)},
+      'type', ${sql.ref(`u.${prefix}type`)}, 'impressionData', ${sql.ref(`u.${prefix}impression_data`)})`;
+  const events = sql`
+    SELECT 1 AS n, 'feature-metadata-updated' AS type, ${by.name}::text AS created_by,
+      ${by.userId}::int AS created_by_user_id, u.name AS feature_name, u.project, NULL::text AS environment,
+      ${metadata('')} AS data, ${metadata('old_')} AS pre_data
+    FROM upd u
+    UNION ALL
+    SELECT 2, CASE WHEN u.stale THEN 'feature-stale-on' ELSE 'feature-stale-off' END, ${by.name}::text,
+      ${by.userId}::int, u.name, u.project, NULL::text,
+      jsonb_build_object('stale', u.stale), jsonb_build_object('stale', u.old_stale)
+    FROM upd u WHERE u.stale IS DISTINCT FROM u.old_stale`;
+  const { rows } = await sql<{ updated: number }>`
+    WITH old AS (
+      SELECT name, type, description, stale, impression_data FROM features
+      WHERE name = ${name} AND project = ${projectId} FOR UPDATE),
+    upd AS (
+      UPDATE features AS f SET
+        type = CASE WHEN ${given(change.type)} THEN ${change.type ?? null}::text ELSE old.type END,
+        description = CASE WHEN ${given(change.description)} THEN ${change.description ?? null}::text
+          ELSE old.description END,
+        stale = coalesce(${change.stale ?? null}::boolean, old.stale),
+        impression_data = coalesce(${change.impressionData ?? null}::boolean, old.impression_data)
+      FROM old WHERE f.name = old.name
+      RETURNING f.name, f.project, f.type, f.description, f.stale, f.impression_data,
+        old.type AS old_type, old.description AS old_description, old.stale AS old_stale,
+        old.impression_data AS old_impression_data),
+    recorded AS (${insertEventsFrom(events)})
+    SELECT count(*)::int AS updated FROM upd`.execute(db);
+  return (rows[0]?.updated ?? 0) > 0;
 }
 
 export async function enterLifecycleStage(db: Kysely<DB>, name: string, stage: 'archived', at: Date) {

@@ -285,6 +285,29 @@ describe('PUT /api/admin/projects/:projectId/features/:featureName', () => {
     ]);
   });
 
+  it("records a metadata change and a staleness flip of one PUT in order, each with the flag's tags", async () => {
+    const name = uniqueName();
+    const tags = [{ type: 'simple', value: 'team-a' }];
+    await a.createFlag('default', { name, description: 'before', tags });
+    const res = await a.updateFlag('default', name, { description: 'after', stale: true });
+    expect(res.json()).toMatchObject({ description: 'after', stale: true });
+    // Newest first: the staleness event was recorded after the metadata event.
+    const [staleOn, metadata] = (await a.flagEvents(name)).events;
+    expect(metadata).toMatchObject({
+      type: 'feature-metadata-updated',
+      project: 'default',
+      data: { name, project: 'default', description: 'after', type: 'release', impressionData: false },
+      preData: { name, project: 'default', description: 'before', type: 'release', impressionData: false },
+      tags,
+    });
+    expect(staleOn).toMatchObject({
+      type: 'feature-stale-on',
+      data: { stale: true },
+      preData: { stale: false },
+      tags,
+    });
+  });
+
   it('archives with archivedAt and feature-archived, and revives with feature-revived', async () => {
     const name = uniqueName();
     await a.createFlag('default', { name });

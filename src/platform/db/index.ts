@@ -5,4 +5,4 @@ import type { DB } from './schema.js';
 export type Db = Kysely<DB>;
 export type { Database, Engine } from './database.js';
 export { JOB_LEASES, takeJobLease, tryJobLease } from './lease.js';
-export { transaction, transactionRetries } from './transaction.js';
+export { singleStatement, transaction, transactionRetries } from './transaction.js';

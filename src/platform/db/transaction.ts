@@ -34,12 +34,28 @@ export async function transaction<T>(
   fn: (tx: Transaction<DB>) => Promise<T>,
   options: { isolationLevel?: IsolationLevel } = {},
 ): Promise<T> {
-  for (let attempt = 1; ; attempt++) {
+  return withRetries(() => {
     const builder = options.isolationLevel
       ? db.transaction().setIsolationLevel(options.isolationLevel)
       : db.transaction();
+    return builder.execute(fn);
+  });
+}
+
+/**
+ * A write made of one statement, which is its own transaction (autocommit): no BEGIN and COMMIT
+ * round trips, so the row locks it takes are held only while it runs and commits. Retried as
+ * `transaction` retries. `fn` must issue exactly one statement (a data-modifying WITH may change
+ * several tables at once); with two, the first would commit alone.
+ */
+export function singleStatement<T>(db: Kysely<DB>, fn: (db: Kysely<DB>) => Promise<T>): Promise<T> {
+  return withRetries(() => fn(db));
+}
+
+async function withRetries<T>(run: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
     try {
-      return await builder.execute(fn);
+      return await run();
     } catch (error) {
       const code = sqlState(error);
       if (attempt >= ATTEMPTS || code === undefined || !RETRYABLE.has(code)) throw error;
