@@ -1,7 +1,7 @@
 import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import { actor } from '../../platform/http/auth.js';
-import { routes } from '../../platform/http/routes.js';
+import { routes, whenReady } from '../../platform/http/routes.js';
 import { errorResponses } from '../../platform/http/schemas.js';
 import { acceptsGzip, type ClientPayload, matchesEtag, sendSerialised } from './client-api.payload.js';
 import {
@@ -57,15 +57,10 @@ export const clientApiRoutes = ({ configuration, reporting, now }: SdkPorts) =>
           request.headers['unleash-client-spec'],
           gzip,
         );
-        const ifNoneMatch = request.headers['if-none-match'];
         // Answered at once when the configuration in memory is current (no promise).
-        if (payload instanceof Promise) {
-          return payload.then((ready) => {
-            answerFeatures(reply, ready, gzip, ifNoneMatch);
-          });
-        }
-        answerFeatures(reply, payload, gzip, ifNoneMatch);
-        return undefined;
+        return whenReady(payload, (ready) =>
+          answerFeatures(reply, ready, gzip, request.headers['if-none-match']),
+        );
       },
     );
 

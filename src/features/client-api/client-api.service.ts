@@ -5,6 +5,7 @@ import type { Configuration, ConfigurationSource } from '../snapshot/index.js';
 import { buildClientPayload, type ClientPayload, supportsSegments } from './client-api.payload.js';
 import { metricsBatch } from './metrics.batch.service.js';
 import {
+  projectsKey,
   type Registration,
   type SdkReporting,
   type SdkType,
@@ -28,17 +29,6 @@ interface Wanted {
   scope: { projects: string[]; environment: string };
   inline: boolean;
   gzip: boolean;
-}
-
-/** The sorted project list of a scope, made once per projects array (a cached token keeps its array). */
-const projectKeys = new WeakMap<readonly string[], string>();
-function projectsKey(projects: readonly string[]): string {
-  let key = projectKeys.get(projects);
-  if (key === undefined) {
-    key = [...projects].sort().join(',');
-    projectKeys.set(projects, key);
-  }
-  return key;
 }
 
 const keyOf = ({ scope, inline }: Wanted) =>

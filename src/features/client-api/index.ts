@@ -4,6 +4,7 @@ export { clientApiRoutes } from './client-api.routes.js';
 export { clientFeatures, databaseReporting, recordMetrics, registerClient } from './client-api.service.js';
 export { deleteExpiredClientReports, startRetentionJob } from './retention.service.js';
 export {
+  projectsKey,
   type Registration,
   type SdkPorts,
   type SdkReporting,

@@ -60,3 +60,17 @@ export interface SdkPorts {
 export function sdkScope(principal: Principal) {
   return principal.scope ?? { projects: ['*'], environment: 'default' };
 }
+
+/**
+ * A scope's projects as one key (the names sorted), made once per projects array: a cached token's
+ * principal keeps its array, so an SDK request sorts nothing.
+ */
+const projectKeys = new WeakMap<readonly string[], string>();
+export function projectsKey(projects: readonly string[]): string {
+  let key = projectKeys.get(projects);
+  if (key === undefined) {
+    key = [...projects].sort().join(',');
+    projectKeys.set(projects, key);
+  }
+  return key;
+}

@@ -27,16 +27,11 @@ export async function appendEvents(db: Kysely<DB>, events: NewEvent[]): Promise<
         pd: e.preData ?? null,
       })),
     );
-    await sql`INSERT INTO events (type, created_by, created_by_user_id, feature_name, project, environment,
-        data, pre_data, tags)
-      SELECT r.v->>'t', r.v->>'b', (r.v->>'u')::int, r.v->>'f', r.v->>'p', r.v->>'e',
-        nullif(r.v->'d', 'null'::jsonb), nullif(r.v->'pd', 'null'::jsonb),
-        CASE WHEN r.v->>'f' IS NULL THEN '[]'::jsonb ELSE (
-          SELECT coalesce(jsonb_agg(jsonb_build_object('value', t.tag_value, 'type', t.tag_type)
-            ORDER BY t.tag_type, t.tag_value), '[]'::jsonb)
-          FROM feature_tag t WHERE t.feature_name = r.v->>'f') END
-      FROM jsonb_array_elements(${rows}::jsonb) WITH ORDINALITY AS r(v, n)
-      ORDER BY r.n`.execute(db);
+    await insertEventsFrom(sql`
+      SELECT r.n, r.v->>'t' AS type, r.v->>'b' AS created_by, (r.v->>'u')::int AS created_by_user_id,
+        r.v->>'f' AS feature_name, r.v->>'p' AS project, r.v->>'e' AS environment,
+        nullif(r.v->'d', 'null'::jsonb) AS data, nullif(r.v->'pd', 'null'::jsonb) AS pre_data
+      FROM jsonb_array_elements(${rows}::jsonb) WITH ORDINALITY AS r(v, n)`).execute(db);
   }
   return kept.length;
 }

@@ -24,7 +24,6 @@ import {
   type NewFlag,
   type ProjectForFlags,
   updateFlag,
-  updateFlagLocked,
   updateFlagRecorded,
 } from './flags.store.js';
 import { newFlag, toFlag } from './flags.view.js';
@@ -201,17 +200,6 @@ export async function updateFlagMetadata(
     return readFlag(db, name);
   }
   await transaction(deps.database.db, async (tx) => {
-    const now = deps.now();
-    // Without If-Match (an archive change): the row is locked and written in one statement.
-    if (typeof change !== 'function' && ifMatch === undefined) {
-      const changed = await updateFlagLocked(tx, name, flagChange(change), now);
-      if (!changed || changed.before.project !== projectId) {
-        // Nothing was written in another project: the transaction rolls back with the error.
-        throw notInProject(name, projectId, changed?.before.project);
-      }
-      await recordMetadataChange(tx, changed.before, changed.after, by, now);
-      return;
-    }
     const before = await lockFlag(tx, name);
     if (!before || before.project !== projectId) throw notInProject(name, projectId, before?.project);
     // After the lock: a writer holding the same ETag that committed first has changed the view.
@@ -222,13 +210,8 @@ export async function updateFlagMetadata(
     // A function (the JSON Patch) derives the change from the locked row, so nothing changes between.
     const input = typeof change === 'function' ? change(before) : change;
     if (renames(input)) throw renameError();
-    const after: FlagRow = {
-      ...before,
-      ...(input.type !== undefined && { type: input.type }),
-      ...(input.description !== undefined && { description: input.description || null }),
-      ...(input.stale !== undefined && { stale: input.stale }),
-      ...(input.impressionData !== undefined && { impressionData: input.impressionData }),
-    };
+    const now = deps.now();
+    const after: FlagRow = { ...before, ...flagChange(input) };
     if (input.archived === true && before.archivedAt === null) after.archivedAt = now;
     if (input.archived === false && before.archivedAt !== null) after.archivedAt = null;
     await updateFlag(tx, name, after);
@@ -246,7 +229,6 @@ function flagChange(input: UpdateFlagInput): FlagChange {
     ...(input.description !== undefined && { description: input.description || null }),
     ...(input.stale !== undefined && { stale: input.stale }),
     ...(input.impressionData !== undefined && { impressionData: input.impressionData }),
-    ...(input.archived !== undefined && { archived: input.archived }),
   };
 }
 

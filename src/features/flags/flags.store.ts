@@ -229,57 +229,12 @@ export async function updateFlag(db: Kysely<DB>, name: string, patch: FlagPatch)
   await db.updateTable('features').set(values).where('name', '=', name).execute();
 }
 
-/** The change `updateFlagLocked` makes: only the fields given; `archived` archives (true) or revives (false). */
+/** The change `updateFlagRecorded` makes: only the fields given. */
 export interface FlagChange {
   type?: string;
   description?: string | null;
   stale?: boolean;
   impressionData?: boolean;
-  archived?: boolean;
-}
-
-/**
- * Changes the flag's own columns and returns its row before and after, in one statement that
- * takes the row lock (THE LOCK ORDER, see lockFlag) as it updates: the lock is then held for one
- * round trip less than locking first and updating next. The subquery's FOR UPDATE makes `old` the
- * newest committed row, waiting for a concurrent writer as lockFlag would. Archiving keeps an
- * earlier archive time. Undefined when no flag has the name (nothing changed).
- */
-export async function updateFlagLocked(
-  db: Kysely<DB>,
-  name: string,
-  change: FlagChange,
-  now: Date,
-): Promise<{ before: FlagRow; after: FlagRow } | undefined> {
-  const given = (value: unknown) => value !== undefined;
-  type Row = Parameters<typeof toFlagRow>[0];
-  const { rows } = await sql<{ [K in keyof Row as `old_${K}`]: Row[K] } & Row>`
-    UPDATE features AS f SET
-      type = CASE WHEN ${given(change.type)} THEN ${change.type ?? null}::text ELSE old.type END,
-      description = CASE WHEN ${given(change.description)} THEN ${change.description ?? null}::text
-        ELSE old.description END,
-      stale = coalesce(${change.stale ?? null}::boolean, old.stale),
-      impression_data = coalesce(${change.impressionData ?? null}::boolean, old.impression_data),
-      archived_at = CASE ${change.archived ?? null}::boolean
-        WHEN true THEN coalesce(old.archived_at, ${now}::timestamptz)
-        WHEN false THEN NULL
-        ELSE old.archived_at END
-    FROM (SELECT * FROM features WHERE name = ${name} FOR UPDATE) AS old
-    WHERE f.name = old.name
-    RETURNING f.name, f.project, f.type, f.description, f.stale, f.impression_data, f.created_at,
-      f.archived_at, old.type AS old_type, old.description AS old_description, old.stale AS old_stale,
-      old.impression_data AS old_impression_data, old.archived_at AS old_archived_at`.execute(db);
-  const row = rows[0];
-  if (!row) return undefined;
-  const before = {
-    ...row,
-    type: row.old_type,
-    description: row.old_description,
-    stale: row.old_stale,
-    impression_data: row.old_impression_data,
-    archived_at: row.old_archived_at,
-  };
-  return { before: toFlagRow(before), after: toFlagRow(row) };
 }
 
 /**
@@ -294,7 +249,7 @@ export async function updateFlagRecorded(
   db: Kysely<DB>,
   name: string,
   projectId: string,
-  change: Omit<FlagChange, 'archived'>,
+  change: FlagChange,
   by: { name: string; userId: number | null },
 ): Promise<boolean> {
   const given = (value: unknown) => value !== undefined;

@@ -2,7 +2,7 @@ import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import { actor } from '../../platform/http/auth.js';
 import { registerCors } from '../../platform/http/cors.js';
-import { routes, sendEmpty } from '../../platform/http/routes.js';
+import { routes, sendEmpty, whenReady } from '../../platform/http/routes.js';
 import { errorResponses } from '../../platform/http/schemas.js';
 import { acceptsGzip, matchesEtag, type SdkPorts } from '../client-api/index.js';
 import { contextFromQuery } from './frontend-api.context.js';
@@ -17,7 +17,6 @@ import {
   FrontendRegisterBody,
 } from './frontend-api.schemas.js';
 import {
-  type FrontendResult,
   frontendFeature,
   frontendFeatures,
   recordFrontendMetrics,
@@ -55,25 +54,6 @@ function sendAnswer(
     return reply.header('Content-Encoding', 'gzip').send(answer.gzipped());
   }
   return reply.send(answer.bytes);
-}
-
-/**
- * Sends the answer at once when it was made without waiting (the configuration in memory was
- * current: no promise for Fastify to follow), else when it is ready.
- */
-function answerWith(
-  reply: FastifyReply,
-  result: FrontendResult | Promise<FrontendResult>,
-  headers: { 'if-none-match'?: string; 'accept-encoding'?: string },
-  conditional: boolean,
-): undefined | Promise<void> {
-  if (result instanceof Promise) {
-    return result.then((ready) => {
-      sendAnswer(reply, ready, headers, conditional);
-    });
-  }
-  sendAnswer(reply, result, headers, conditional);
-  return undefined;
 }
 
 /**
@@ -115,7 +95,7 @@ export const frontendApiRoutes = (ports: SdkPorts) =>
               request.ip,
               query.sessionId ? request.url.slice(request.url.indexOf('?') + 1) : undefined,
             );
-            return answerWith(reply, result, request.headers, true);
+            return whenReady(result, (ready) => sendAnswer(reply, ready, request.headers, true));
           },
         );
 
@@ -140,7 +120,7 @@ export const frontendApiRoutes = (ports: SdkPorts) =>
               () => (request.body.context ?? {}) as Record<string, unknown>,
               request.ip,
             );
-            return answerWith(reply, result, request.headers, false);
+            return whenReady(result, (ready) => sendAnswer(reply, ready, request.headers, false));
           },
         );
 

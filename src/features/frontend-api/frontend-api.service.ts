@@ -1,6 +1,6 @@
 import type { Principal } from '../../platform/http/auth.js';
 import { notFound } from '../../platform/http/errors.js';
-import { type SdkPorts, sdkScope } from '../client-api/index.js';
+import { projectsKey, type SdkPorts, sdkScope } from '../client-api/index.js';
 import type { Configuration } from '../snapshot/index.js';
 import { frontendContext } from './frontend-api.context.js';
 import {
@@ -54,7 +54,7 @@ function answerFrom(
 ): FrontendResult {
   const { projects, environment } = scopeOf(principal);
   const snapshot = config.environment(environment);
-  const memoKey = scopeKey(projects);
+  const memoKey = `frontend|${projectsKey(projects)}`;
   const scope = snapshot.memo<FrontendScope>(memoKey, () => frontendScope(snapshot, projects));
   // The request's address is part of the context when none is given: part of the key too.
   const sentKey = sent === undefined ? undefined : `${clientIp}|${sent}`;
@@ -76,20 +76,6 @@ function answerFrom(
 function keptFor(scope: FrontendScope, key: string | undefined, time: number): FrontendAnswer | undefined {
   const kept = key === undefined ? undefined : scope.answers.get(key);
   return kept && time < kept.until ? kept.answer : undefined;
-}
-
-/**
- * The memo key of a token scope's projects (`frontend|` and the sorted names), made once per
- * projects array: a cached token's principal keeps its array, so a request sorts nothing.
- */
-const scopeKeys = new WeakMap<readonly string[], string>();
-function scopeKey(projects: readonly string[]): string {
-  let key = scopeKeys.get(projects);
-  if (key === undefined) {
-    key = `frontend|${[...projects].sort().join(',')}`;
-    scopeKeys.set(projects, key);
-  }
-  return key;
 }
 
 /** One flag of the answer; 404 when it is not enabled for the context (or not in the scope). */

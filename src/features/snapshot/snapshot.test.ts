@@ -23,31 +23,47 @@ async function waitFor(check: () => Promise<boolean>, ms: number): Promise<void>
   throw new Error(`not within ${ms} ms`);
 }
 
+/**
+ * Runs `check` with a cache on the second instance (started, polling every `pollMs`) and a way to
+ * create a flag through an app on the first one; both are closed afterwards.
+ */
+async function acrossInstances(
+  pollMs: number,
+  check: (cache: ConfigurationCache, createFlag: (name: string) => Promise<void>) => Promise<void>,
+) {
+  const app = await buildApp({ database: first, config: testConfig(), now: () => new Date() });
+  await app.ready();
+  const cache = new ConfigurationCache(second, pollMs);
+  await cache.start();
+  const createFlag = async (name: string) => {
+    const res = await app.inject({
+      method: 'POST',
+      url: '/api/admin/projects/default/features',
+      headers: { authorization: ADMIN_TOKEN },
+      payload: { name },
+    });
+    expect(res.statusCode).toBe(200);
+  };
+  try {
+    await check(cache, createFlag);
+  } finally {
+    await cache.stop();
+    await app.close();
+  }
+}
+
 describe('ConfigurationCache', () => {
   it.each([
     ['NOTIFY alone (no poll)', 3_600_000],
     ['the revision poll', 200],
   ])('sees a flag created through another instance within a second via %s', async (_label, pollMs) => {
-    const app = await buildApp({ database: first, config: testConfig(), now: () => new Date() });
-    await app.ready();
-    const cache = new ConfigurationCache(second, pollMs);
-    await cache.start();
-    try {
+    await acrossInstances(pollMs, async (cache, createFlag) => {
       await cache.get();
       const name = uniqueName('shared');
-      const res = await app.inject({
-        method: 'POST',
-        url: '/api/admin/projects/default/features',
-        headers: { authorization: ADMIN_TOKEN },
-        payload: { name },
-      });
-      expect(res.statusCode).toBe(200);
+      await createFlag(name);
       // Throws when the flag is not seen within the second.
       await waitFor(async () => (await cache.get()).flag(name) !== undefined, 1000);
-    } finally {
-      await cache.stop();
-      await app.close();
-    }
+    });
   });
 
   it('compiles each environment once per revision and keeps archived flags out', async () => {
@@ -67,30 +83,17 @@ describe('ConfigurationCache', () => {
   });
 
   it('peek answers at once while current, and not once a newer revision is known past the period', async () => {
-    const app = await buildApp({ database: first, config: testConfig(), now: () => new Date() });
-    await app.ready();
-    const cache = new ConfigurationCache(second, 3_600_000);
-    await cache.start();
-    try {
+    await acrossInstances(3_600_000, async (cache, createFlag) => {
       expect(cache.peek(200)).toBeUndefined(); // nothing read yet
       const before = await cache.get();
       expect(cache.peek(200)).toBe(before);
       const name = uniqueName('peeked');
-      const res = await app.inject({
-        method: 'POST',
-        url: '/api/admin/projects/default/features',
-        headers: { authorization: ADMIN_TOKEN },
-        payload: { name },
-      });
-      expect(res.statusCode).toBe(200);
+      await createFlag(name);
       // The NOTIFY makes the newer revision known; a period of 0 ms no longer accepts the old one.
       await waitFor(async () => cache.peek(0) === undefined, 1000);
       const after = await cache.get({ within: 0 });
       expect(after.flag(name)).toBeDefined();
       expect(cache.peek(0)).toBe(after);
-    } finally {
-      await cache.stop();
-      await app.close();
-    }
+    });
   });
 });

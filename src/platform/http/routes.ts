@@ -82,3 +82,18 @@ export const sendEmpty = (reply: FastifyReply, code: number) => reply.code(code)
  */
 export const sendSerialized = (reply: FastifyReply, json: string | Buffer) =>
   reply.type('application/json; charset=utf-8').send(json);
+
+/**
+ * Calls `send` with a result made at once, or once it is ready: a route handler (not `async`)
+ * returns this, so an answer made from memory costs no promise (SDK routes) and Fastify follows
+ * the promise otherwise.
+ */
+export function whenReady<T>(result: T | Promise<T>, send: (ready: T) => void): undefined | Promise<void> {
+  if (result instanceof Promise) {
+    return result.then((ready) => {
+      send(ready);
+    });
+  }
+  send(result);
+  return undefined;
+}
