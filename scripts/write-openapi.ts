@@ -14,6 +14,7 @@ const database: Database = {
   engine: 'pglite',
   session: unused,
   listen: async () => async () => {},
+  keepUntilWrite: (read) => read,
   ping: unused,
   close: async () => {},
 };

@@ -60,9 +60,12 @@ import { ReadCache } from './platform/read-cache.js';
 export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   const app = createServer(deps.config);
   await registerOpenApi(app);
-  const reads = new ReadCache(() => changeVersion(deps.database.db), {
-    verify: deps.config.READ_CACHE_VERIFY,
-  });
+  const reads = new ReadCache(
+    deps.database.keepUntilWrite(() => changeVersion(deps.database.db)),
+    {
+      verify: deps.config.READ_CACHE_VERIFY,
+    },
+  );
   await app.register(fastifyCookie);
   await app.register(fastifyRateLimit, { global: false, errorResponseBuilder: rateLimitError });
   const tokens = tokenResolver(deps.database.db);

@@ -125,10 +125,15 @@ export class ConfigurationCache implements ConfigurationSource {
   /** Called with each configuration read (client-delta keeps its change ring from them). */
   private readonly listeners = new Set<(next: Configuration) => void>();
 
+  /** The newest revision in the database (kept while nothing was written, on PGlite). */
+  private readonly latest: () => Promise<number>;
+
   constructor(
     private readonly database: Database,
     private readonly pollMs = 1000,
-  ) {}
+  ) {
+    this.latest = database.keepUntilWrite(() => latestRevision(database.db));
+  }
 
   async start(): Promise<void> {
     this.unlisten = await this.database.listen('flagship_events', (payload) => this.observe(Number(payload)));
@@ -158,7 +163,7 @@ export class ConfigurationCache implements ConfigurationSource {
     if (options.within !== undefined && this.current && !this.stale) {
       if (performance.now() - this.loadedAt < options.within) return this.current;
     }
-    if (options.fresh) this.observe(await latestRevision(this.database.db));
+    if (options.fresh) this.observe(await this.latest());
     // A reload already in flight may predate the revision just observed: then load once more.
     for (let attempt = 0; attempt < 3; attempt++) {
       if (this.current && this.current.revision >= this.knownRevision && !this.stale) return this.current;
@@ -192,7 +197,7 @@ export class ConfigurationCache implements ConfigurationSource {
 
   private poll() {
     const gaps = this.current?.indexed.gaps ?? [];
-    Promise.all([latestRevision(this.database.db), anyCommitted(this.database.db, gaps)]).then(
+    Promise.all([this.latest(), anyCommitted(this.database.db, gaps)]).then(
       ([revision, committed]) => {
         this.observe(revision);
         // A missing id committed without a notification reaching this instance. Gaps that stay

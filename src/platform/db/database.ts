@@ -12,6 +12,7 @@ import {
 import type { Client, Pool, PoolClient } from 'pg';
 import { initialiseDataDir } from './pglite-init.js';
 import type { DB } from './schema.js';
+import { WriteWatch } from './write-watch.js';
 
 export type Engine = 'pglite' | 'postgres';
 
@@ -27,6 +28,12 @@ export interface Database {
   listen(channel: string, onMessage: (payload: string) => void): Promise<() => Promise<void>>;
   /** PGlite only: the data directory as a tarball, to start copies from (tests). */
   dump?: () => Promise<Blob>;
+  /**
+   * `read`, kept between calls while nothing could have changed what it reads. PGlite: until a
+   * statement that may write completes in this process (`WriteWatch`). PostgreSQL: other
+   * instances write too, so every call reads.
+   */
+  keepUntilWrite<T>(read: () => Promise<T>): () => Promise<T>;
   /** Resolves when the database answers a trivial query. */
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -73,9 +80,9 @@ async function openPglite(options: DatabaseOptions): Promise<Database> {
       throw new Error(cannotOpen(options.dataDir, error instanceof Error ? error.message : String(error)));
     }
   }
-  let pglite: InstanceType<typeof PGlite>;
+  let opened: InstanceType<typeof PGlite>;
   try {
-    pglite = await PGlite.create({
+    opened = await PGlite.create({
       extensions: { pg_trgm },
       ...(options.dataDir ? { dataDir: options.dataDir } : {}),
       // On PGlite's command line, its own defaults kept (`postgresqlconf` would rewrite the data
@@ -91,10 +98,13 @@ async function openPglite(options: DatabaseOptions): Promise<Database> {
     const reason = error instanceof Error ? error.message : String(error);
     throw new Error(cannotOpen(options.dataDir, `PGlite failed while opening it: ${reason}`));
   }
+  const watch = new WriteWatch();
+  const pglite = watch.wrap(opened);
   const db = new Kysely<DB>({ dialect: new PGliteDialect({ pglite }) });
   return {
     db,
     engine: 'pglite',
+    keepUntilWrite: (read) => watch.keep(read),
     ping: () => ping(db),
     dump: () => pglite.dumpDataDir('gzip'),
     // PGlite has one connection; the caller runs before anything else is served (start-up).
@@ -176,6 +186,7 @@ async function openPostgres(url: string, poolSize: number, prepared: boolean): P
   return {
     db,
     engine: 'postgres',
+    keepUntilWrite: (read) => read,
     ping: () => ping(db),
     session: async (fn) => {
       const client = await pool.connect();
