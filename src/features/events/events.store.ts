@@ -1,6 +1,6 @@
-import { isDeepStrictEqual } from 'node:util';
 import { type Kysely, type Selectable, sql } from 'kysely';
 import type { DB } from '../../platform/db/schema.js';
+import { appendEvents } from './events.batch.store.js';
 
 export interface NewEvent {
   type: string;
@@ -27,34 +27,14 @@ export interface EventRecord {
   tags: { type: string; value: string }[];
 }
 
-const json = (value: unknown) => (value === undefined || value === null ? null : JSON.stringify(value));
-
 /**
  * Appends an event in the caller's transaction, so a change and its record commit together.
  * An event whose preData equals its data records nothing (a no-op change leaves no trace), and a
  * flag event carries the flag's current tags, as Unleash does.
  */
 export async function appendEvent(db: Kysely<DB>, event: NewEvent): Promise<void> {
-  if (event.preData !== undefined && isDeepStrictEqual(event.data, event.preData)) return;
-  const tags = event.featureName
-    ? sql<string>`(SELECT coalesce(jsonb_agg(jsonb_build_object('value', tag_value, 'type', tag_type)
-        ORDER BY tag_type, tag_value), '[]'::jsonb) FROM feature_tag WHERE feature_name = ${event.featureName})`
-    : sql<string>`'[]'::jsonb`;
-  // The tags column takes JSON text; here it is computed in the same statement.
-  await db
-    .insertInto('events')
-    .values({
-      type: event.type,
-      created_by: event.createdBy,
-      created_by_user_id: event.createdByUserId,
-      feature_name: event.featureName ?? null,
-      project: event.project ?? null,
-      environment: event.environment ?? null,
-      data: json(event.data),
-      pre_data: json(event.preData),
-      tags: tags as unknown as string,
-    })
-    .execute();
+  // One definition of these rules and of the tags subquery: the batch insert's.
+  await appendEvents(db, [event]);
 }
 
 export interface EventQuery {
