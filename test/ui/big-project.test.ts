@@ -63,7 +63,10 @@ describe('web UI: a project with 10,000 flags (headless Chromium)', () => {
     console.log(
       `10,000 flags: first rows after ${firstRowsMs} ms, shown ${inPageMs} ms after navigation start (page of ${PAGE}, virtualised)`,
     );
-    expect(firstRowsMs).toBeLessThan(5_000);
+    // Bounded on the page's own clock: `firstRowsMs` also counts this process's event loop, which
+    // runs the service and on a loaded two-core CI machine was seen blocked for seconds after the
+    // rows were already on screen (7.2 s seen, 2.5 s of it in the page; alone: 1.1-2.1 s).
+    expect(inPageMs).toBeLessThan(5_000);
     await page.getByText('10000 flags').waitFor();
     // One page is loaded, but only the rows in view (plus overscan) are in the DOM.
     const rendered = await page.getByRole('row').count();
