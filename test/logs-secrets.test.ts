@@ -37,7 +37,8 @@ describe('secrets and passwords never reach the log', () => {
       INIT_ADMIN_USER: 'admin',
       INIT_ADMIN_PASSWORD: adminPassword,
     });
-  }, 60_000);
+    // A new embedded database (initdb, migrations) took over 45 s on a loaded two-core CI machine.
+  }, 120_000);
   afterAll(async () => {
     await killAll();
     await store?.remove();

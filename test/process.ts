@@ -37,7 +37,7 @@ const running = new Set<ChildProcess>();
  */
 export async function startService(
   env: Record<string, string>,
-  timeoutMs = 45_000,
+  timeoutMs = 90_000,
   args = ['--import', 'tsx', 'src/main.ts'],
 ): Promise<Service> {
   const port = await freePort();
