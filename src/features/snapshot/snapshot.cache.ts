@@ -155,13 +155,13 @@ export class ConfigurationCache implements ConfigurationSource {
   peek(within: number): Configuration | undefined {
     const current = this.current;
     if (!current || this.stale) return undefined;
-    if (current.revision >= this.knownRevision || performance.now() - this.loadedAt < within) return current;
+    if (current.revision >= this.knownRevision || this.goodEnough(within)) return current;
     return undefined;
   }
 
   async get(options: { fresh?: boolean; within?: number } = {}): Promise<Configuration> {
-    if (options.within !== undefined && this.current && !this.stale) {
-      if (performance.now() - this.loadedAt < options.within) return this.current;
+    if (options.within !== undefined && this.current && !this.stale && this.goodEnough(options.within)) {
+      return this.current;
     }
     if (options.fresh) this.observe(await this.latest());
     // A reload already in flight may predate the revision just observed: then load once more.
@@ -170,6 +170,16 @@ export class ConfigurationCache implements ConfigurationSource {
       await this.reload();
     }
     return this.current as Configuration;
+  }
+
+  /**
+   * For a reader that accepts a period (`within`): the current configuration will do when it was
+   * read less than `within` ms ago, or while the next one is being read. Readers then never queue
+   * behind a reload (under a stream of writes one is nearly always running, and each may wait for
+   * the database behind those writes); they get the newer configuration as soon as it is there.
+   */
+  private goodEnough(within: number): boolean {
+    return this.loading !== undefined || performance.now() - this.loadedAt < within;
   }
 
   /**

@@ -96,4 +96,27 @@ describe('ConfigurationCache', () => {
       expect(cache.peek(0)).toBe(after);
     });
   });
+
+  it('gives a reader with a period the current configuration while the next one is read, never a wait', async () => {
+    await acrossInstances(3_600_000, async (cache, createFlag) => {
+      const before = await cache.get();
+      const name = uniqueName('reloading');
+      await createFlag(name);
+      await waitFor(async () => cache.peek(0) === undefined, 1000);
+      // A reader without a period starts the read of the newer revision.
+      const reading = cache.get();
+      // Meanwhile readers with a period are answered at once with what is there.
+      expect(cache.peek(0)).toBe(before);
+      let answered: unknown;
+      void cache.get({ within: 0 }).then((config) => {
+        answered = config;
+      });
+      await Promise.resolve();
+      expect(answered).toBe(before);
+      const after = await reading;
+      expect(after.flag(name)).toBeDefined();
+      expect(cache.peek(0)).toBe(after);
+      expect(await cache.get({ within: 0 })).toBe(after);
+    });
+  });
 });
