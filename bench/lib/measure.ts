@@ -159,3 +159,22 @@ async function runNodeHttp(options: LoadOptions): Promise<LoadFigures> {
     statuses,
   };
 }
+
+/**
+ * `measure` run in a child process, so that the load generator (a busy event loop at tens of
+ * thousands of requests a second) does not delay what the calling process does meanwhile (a
+ * writer at a fixed rate, followers timing how soon a change is seen). Options without `body` or
+ * `path` functions.
+ */
+export async function measureApart(options: Omit<LoadOptions, 'body' | 'path'>): Promise<LoadFigures> {
+  const { execFile } = await import('node:child_process');
+  const child = new URL('./measure-child.ts', import.meta.url).pathname;
+  return new Promise((resolve, reject) => {
+    execFile(
+      process.execPath,
+      ['--import', 'tsx', child, JSON.stringify(options)],
+      { maxBuffer: 16 * 1024 * 1024 },
+      (error, stdout) => (error ? reject(error) : resolve(JSON.parse(stdout) as LoadFigures)),
+    );
+  });
+}

@@ -273,7 +273,8 @@ export function compileSearch(
 /**
  * The text filter (`query`): each term a case-insensitive substring of the name, the description or
  * a tag as type:value. Two sources of flags, each served by trigram indexes on the exact expressions
- * below: the flags whose name or description matches (a BitmapOr per term, migrations/0010_search.sql),
+ * below: the flags whose name or description matches (a BitmapOr per term, migrations/0010_search.sql
+ * and 0030: the name's index is on lower(name), which equality lookups by name cannot pick),
  * and the flags carrying a matching tag. Tags are matched in `tags`, one row per distinct tag
  * (every flag's tag has one, by foreign key; migrations/0028_search_indexes.sql), then their flags
  * are read from the (type, value, flag) index: a term common to many flags' tags ("simple:") is
@@ -284,7 +285,7 @@ function textSources(r: SearchRequest, where: Sql, row: Sql, join: Sql): Sql {
   // sequential scan (PGlite chose it: 1.5 s for two terms, as ILIKE on every flag).
   const own = r.patterns.map(
     (p) => sql`SELECT ${row} FROM features f ${join}
-      WHERE (f.name ILIKE ${p} OR f.description ILIKE ${p}) AND ${where}`,
+      WHERE (lower(f.name) ILIKE ${p} OR f.description ILIKE ${p}) AND ${where}`,
   );
   const tagged = r.patterns.map((p) => sql`(tg.type || ':' || tg.value) ILIKE ${p}`);
   return sql`${sql.join(own, sql` UNION `)}

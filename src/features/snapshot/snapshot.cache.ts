@@ -42,17 +42,23 @@ export class Configuration {
   private readonly previous: Map<string, EnvironmentSnapshot>;
 
   /**
-   * `previous`: the environments the previous revision had built. Those a change did not touch
-   * are taken over as they are; the others lend their per-flag inputs to the rebuild.
+   * `previous`: the previous revision. The environments it had built that a change did not touch
+   * are taken over as they are; the others lend their per-flag inputs to the rebuild, and so do
+   * the lenders it had not used yet (an environment nobody read at that revision): under a stream
+   * of writes a revision may be replaced before anyone reads it, and without them the next read
+   * would make (and serialise) every flag of the environment anew.
    */
   constructor(
     readonly indexed: IndexedConfiguration,
-    previous?: { environments: Map<string, EnvironmentSnapshot>; touched: Set<string> | 'all' },
+    previous?: { configuration: Configuration; touched: Set<string> | 'all' },
   ) {
     const touched = previous?.touched ?? 'all';
-    const all = [...(previous?.environments ?? [])];
+    const all = [...(previous?.configuration.byEnvironment ?? [])];
     this.byEnvironment = new Map(all.filter(([name]) => touched !== 'all' && !touched.has(name)));
-    this.previous = new Map(all.filter(([name]) => !this.byEnvironment.has(name)));
+    this.previous = new Map([
+      ...(previous?.configuration.previous ?? []),
+      ...all.filter(([name]) => !this.byEnvironment.has(name)),
+    ]);
   }
 
   get revision(): number {
@@ -110,15 +116,23 @@ export interface ConfigurationSource {
  * revision that were missing (transactions that had not committed yet) are watched: a NOTIFY,
  * whatever id it carries, or a poll that finds one of them, brings them in.
  */
+/** The least time between the starts of two reads that follow NOTIFYs (see `follow`). */
+const FOLLOW_GAP_MS = 250;
+
 export class ConfigurationCache implements ConfigurationSource {
   private current: Configuration | undefined;
   private loading: Promise<Configuration> | undefined;
   private knownRevision = 0;
   /** Something committed that the current configuration may not have (a NOTIFY below the revision). */
   private stale = false;
+  /** Ids announced below the known revision while a read was in flight (see observe). */
+  private readonly lateWhileLoading = new Set<number>();
   /** When the current configuration was read (performance.now()). */
   private loadedAt = 0;
   private timer: NodeJS.Timeout | undefined;
+  private followTimer: NodeJS.Timeout | undefined;
+  /** When the last read of a new revision started (performance.now()). */
+  private readStartedAt = Number.NEGATIVE_INFINITY;
   private unlisten: (() => Promise<void>) | undefined;
   /** How each new revision was read: all of it, or only the flags that changed (diagnostics, tests). */
   readonly reads = { full: 0, incremental: 0 };
@@ -143,6 +157,7 @@ export class ConfigurationCache implements ConfigurationSource {
 
   async stop(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
+    if (this.followTimer) clearTimeout(this.followTimer);
     await this.unlisten?.().catch(() => {});
   }
 
@@ -196,13 +211,31 @@ export class ConfigurationCache implements ConfigurationSource {
     if (!Number.isFinite(revision)) return;
     if (revision > this.knownRevision) this.knownRevision = revision;
     else if (this.current?.indexed.gaps.includes(revision)) this.stale = true;
+    // A read in flight may have found this id missing (its transaction committed after the read
+    // began, out of id order): checked against that read's gaps when it is in.
+    else if (this.loading) this.lateWhileLoading.add(revision);
     this.follow();
   }
 
-  /** With listeners, reads a known newer revision now (again once a read in flight is done). */
+  /**
+   * With listeners, reads a known newer revision now (again once a read in flight is done), but
+   * starts reads at most every FOLLOW_GAP_MS: under a stream of writes each read rebuilds the
+   * touched environments and the payloads SDKs ask for, work that grows with the number of flags,
+   * so back-to-back reads would take the CPU the SDK requests need. A change waits that much more.
+   */
   private follow() {
     const behind = !this.current || this.current.revision < this.knownRevision || this.stale;
-    if (this.listeners.size > 0 && behind && !this.loading) this.get().catch(() => {});
+    if (this.listeners.size === 0 || !behind || this.loading || this.followTimer) return;
+    const wait = this.readStartedAt + FOLLOW_GAP_MS - performance.now();
+    if (wait <= 0) {
+      this.get().catch(() => {});
+      return;
+    }
+    this.followTimer = setTimeout(() => {
+      this.followTimer = undefined;
+      this.follow();
+    }, wait);
+    this.followTimer.unref();
   }
 
   private poll() {
@@ -212,7 +245,10 @@ export class ConfigurationCache implements ConfigurationSource {
         this.observe(revision);
         // A missing id committed without a notification reaching this instance. Gaps that stay
         // missing (rolled-back transactions) cost this background query, not a reload per second.
-        if (committed) this.stale = true;
+        if (committed) {
+          this.stale = true;
+          this.follow();
+        }
       },
       () => {}, // the database is away; the next tick retries
     );
@@ -221,10 +257,13 @@ export class ConfigurationCache implements ConfigurationSource {
   private reload(): Promise<Configuration> {
     this.stale = false;
     const previous = this.current;
+    if (!this.loading) this.readStartedAt = performance.now();
     this.loading ??= this.next(previous)
       .then((next) => {
         this.current = next;
         this.loadedAt = performance.now();
+        if (next.indexed.gaps.some((id) => this.lateWhileLoading.has(id))) this.stale = true;
+        this.lateWhileLoading.clear();
         for (const listener of this.listeners) {
           try {
             listener(next);
@@ -258,7 +297,7 @@ export class ConfigurationCache implements ConfigurationSource {
       if (change) {
         this.reads.incremental += 1;
         return new Configuration(applyChange(previous.indexed, change), {
-          environments: previous.environments,
+          configuration: previous,
           touched: change.touched,
         });
       }

@@ -189,6 +189,31 @@ describe('environments a change did not touch', () => {
     const changed = await cache.get({ fresh: true });
     expect(changed.environment('production')).not.toBe(production);
   });
+
+  it('keep the inputs of unchanged flags through revisions nobody read', async () => {
+    const a = api(t);
+    const [changing, still] = [`lend-a-${Date.now()}`, `lend-b-${Date.now()}`];
+    await a.createFlag('default', { name: changing });
+    await a.createFlag('default', { name: still });
+    const read = await cache.get({ fresh: true });
+    const inputOf = (config: Configuration, flag: string) =>
+      config.environment('development').input.features.find((f) => f.name === flag);
+    const kept = inputOf(read, still);
+    // Two revisions in a row, the first never read: development is built again only at the second.
+    for (const state of ['on', 'off']) {
+      const res = await t.send(
+        'POST',
+        `/api/admin/projects/default/features/${changing}/environments/development/${state}`,
+      );
+      expect(res.statusCode).toBe(200);
+      if (state === 'on') await cache.get({ fresh: true });
+    }
+    const later = await cache.get({ fresh: true });
+    expect(later.revision).toBeGreaterThan(read.revision + 1);
+    expect(inputOf(later, still)).toBe(kept);
+    expect(inputOf(later, changing)).not.toBe(inputOf(read, changing));
+    expect(inputOf(later, changing)?.enabled).toBe(false);
+  });
 });
 
 describe.runIf(process.env.TEST_ENGINE === 'postgres')('a change that commits after a later one', () => {
