@@ -39,7 +39,6 @@ export interface IndexedConfiguration {
 }
 
 const key = (flag: string, environment: string) => `${flag}\u0000${environment}`;
-const flagOf = (strategyKey: string) => strategyKey.slice(0, strategyKey.indexOf('\u0000'));
 const byName = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 type FlagRows = Pick<ConfigurationRows, 'flags' | 'flagEnvironments' | 'strategies' | 'dependencies'>;
@@ -97,11 +96,17 @@ export function applyChange(
   previous: IndexedConfiguration,
   change: { revision: number; gaps: number[]; changed: string[]; rows: FlagRows },
 ): IndexedConfiguration {
+  // Work per change in proportion to the changed flags where it can be: the previous flags are
+  // merged with the (few, sorted) changed ones instead of sorted again, and the maps are copied
+  // natively and patched.
   const changed = new Set(change.changed);
-  const flags = previous.flags
-    .filter((f) => !changed.has(f.name))
-    .concat(change.rows.flags)
-    .sort((a, b) => byName(a.name, b.name));
+  const flags = mergeByName(
+    previous.flags.filter((f) => !changed.has(f.name)),
+    [...change.rows.flags].sort((a, b) => byName(a.name, b.name)),
+  );
+  const flagsByName = new Map(previous.flagsByName);
+  for (const name of changed) flagsByName.delete(name);
+  for (const flag of change.rows.flags) flagsByName.set(flag.name, flag);
   const environments = new Map<string, Map<string, FlagEnvironment>>();
   for (const [environment, byFlag] of previous.environments) {
     const copy = new Map(byFlag);
@@ -109,7 +114,10 @@ export function applyChange(
     environments.set(environment, copy);
   }
   const strategies = new Map(previous.strategies);
-  for (const k of previous.strategies.keys()) if (changed.has(flagOf(k))) strategies.delete(k);
+  // A strategy's flag environment has its row (a foreign key), so every strategy key names an
+  // environment of `environments`.
+  for (const name of changed)
+    for (const env of previous.environments.keys()) strategies.delete(key(name, env));
   const dependencies = new Map<string, Dependency[]>();
   for (const [child, parents] of previous.dependencies) {
     if (changed.has(child)) continue;
@@ -123,7 +131,7 @@ export function applyChange(
     revision: change.revision,
     gaps: change.gaps,
     flags,
-    flagsByName: new Map(flags.map((f) => [f.name, f])),
+    flagsByName,
     environments,
     strategies,
     dependencies,
@@ -134,6 +142,19 @@ export function applyChange(
     if (list !== previous.dependencies.get(child)) list.sort((a, b) => byName(a.feature, b.feature));
   }
   return config;
+}
+
+/** Two lists sorted by name, without names in common, as one sorted list. */
+function mergeByName<T extends { name: string }>(a: T[], b: T[]): T[] {
+  if (b.length === 0) return a;
+  const merged: T[] = [];
+  let j = 0;
+  for (const item of a) {
+    while (j < b.length && byName((b[j] as T).name, item.name) < 0) merged.push(b[j++] as T);
+    merged.push(item);
+  }
+  while (j < b.length) merged.push(b[j++] as T);
+  return merged;
 }
 
 function toStrategy(row: StrategyRow): StrategyInput {
@@ -186,20 +207,22 @@ export function environmentInput(
       before.state === state &&
       before.strategies === strategies &&
       before.dependencies === dependencies;
-    const input: FlagInput = same
-      ? before.input
-      : {
-          name: meta.name,
-          project: meta.project,
-          type: meta.type,
-          stale: meta.stale,
-          impressionData: meta.impressionData,
-          description: meta.description,
-          enabled: state?.enabled ?? false,
-          strategies: (strategies ?? []).map(toStrategy),
-          variants: state?.variants ?? [],
-          dependencies: dependencies ?? [],
-        };
+    if (same) {
+      sources.set(meta.name, before);
+      return before.input;
+    }
+    const input: FlagInput = {
+      name: meta.name,
+      project: meta.project,
+      type: meta.type,
+      stale: meta.stale,
+      impressionData: meta.impressionData,
+      description: meta.description,
+      enabled: state?.enabled ?? false,
+      strategies: (strategies ?? []).map(toStrategy),
+      variants: state?.variants ?? [],
+      dependencies: dependencies ?? [],
+    };
     sources.set(meta.name, { meta, state, strategies, dependencies, input });
     return input;
   });
