@@ -23,6 +23,8 @@ export class EnvironmentSnapshot {
     readonly input: SnapshotInput,
     /** Per flag, what its input was made of (see environmentInput). */
     readonly sources: Map<string, FlagInputSource>,
+    /** The token of the indexed configuration it was built from (see environmentInput). */
+    readonly token?: object,
   ) {}
 
   get compiled(): CompiledSnapshot {
@@ -76,9 +78,9 @@ export class Configuration {
   environment(name: string): EnvironmentSnapshot {
     let snapshot = this.byEnvironment.get(name);
     if (!snapshot) {
-      const { input, sources } = environmentInput(this.indexed, name, this.previous.get(name)?.sources);
+      const { input, sources } = environmentInput(this.indexed, name, this.previous.get(name));
       this.previous.delete(name);
-      snapshot = new EnvironmentSnapshot(input, sources);
+      snapshot = new EnvironmentSnapshot(input, sources, this.indexed.token);
       this.byEnvironment.set(name, snapshot);
     }
     return snapshot;

@@ -36,6 +36,13 @@ export interface IndexedConfiguration {
   /** child -> its parents, by parent name. */
   dependencies: Map<string, Dependency[]>;
   segments: ConfigurationRows['segments'];
+  /** This revision's identity for `from` (an empty object: it holds nothing older alive). */
+  token?: object;
+  /**
+   * Set by applyChange: the revision this one was made from (its token) and the flags whose
+   * input may differ from that revision's, so that an environment built there is patched.
+   */
+  from?: { base: object; affected: Set<string> };
 }
 
 const key = (flag: string, environment: string) => `${flag}\u0000${environment}`;
@@ -80,6 +87,7 @@ export function indexConfiguration(rows: ConfigurationRows): IndexedConfiguratio
     strategies: new Map(),
     dependencies: new Map(),
     segments: rows.segments,
+    token: {},
   };
   addFlagRows(config, rows);
   for (const list of config.dependencies.values()) list.sort((a, b) => byName(a.feature, b.feature));
@@ -119,14 +127,17 @@ export function applyChange(
   for (const name of changed)
     for (const env of previous.environments.keys()) strategies.delete(key(name, env));
   const dependencies = new Map<string, Dependency[]>();
+  // The changed flags, and the children whose list of parents is made again below.
+  const affected = new Set(changed);
   for (const [child, parents] of previous.dependencies) {
     if (changed.has(child)) continue;
     // The same list object when none of its parents changed (environmentInput reuses by identity).
-    const kept = parents.some((p) => changed.has(p.feature))
-      ? parents.filter((p) => !changed.has(p.feature))
-      : parents;
+    const touched = parents.some((p) => changed.has(p.feature));
+    const kept = touched ? parents.filter((p) => !changed.has(p.feature)) : parents;
+    if (touched) affected.add(child);
     if (kept.length > 0) dependencies.set(child, kept);
   }
+  for (const d of change.rows.dependencies) affected.add(d.child);
   const config: IndexedConfiguration = {
     revision: change.revision,
     gaps: change.gaps,
@@ -136,6 +147,8 @@ export function applyChange(
     strategies,
     dependencies,
     segments: previous.segments,
+    token: {},
+    ...(previous.token ? { from: { base: previous.token, affected } } : {}),
   };
   addFlagRows(config, change.rows, changed);
   for (const [child, list] of config.dependencies) {
@@ -192,39 +205,17 @@ export interface FlagInputSource {
 export function environmentInput(
   config: IndexedConfiguration,
   environment: string,
-  previous?: Map<string, FlagInputSource>,
-): { input: SnapshotInput; sources: Map<string, FlagInputSource> } {
+  previous?: EnvironmentInput & { token?: object },
+): EnvironmentInput {
+  if (previous?.token !== undefined && previous.token === config.from?.base) {
+    return patchedInput(config, environment, previous, config.from.affected);
+  }
   const byFlag = config.environments.get(environment);
   const sources = new Map<string, FlagInputSource>();
   const features = config.flags.map((meta) => {
-    const state = byFlag?.get(meta.name);
-    const strategies = state ? config.strategies.get(key(meta.name, environment)) : undefined;
-    const dependencies = config.dependencies.get(meta.name);
-    const before = previous?.get(meta.name);
-    const same =
-      before !== undefined &&
-      before.meta === meta &&
-      before.state === state &&
-      before.strategies === strategies &&
-      before.dependencies === dependencies;
-    if (same) {
-      sources.set(meta.name, before);
-      return before.input;
-    }
-    const input: FlagInput = {
-      name: meta.name,
-      project: meta.project,
-      type: meta.type,
-      stale: meta.stale,
-      impressionData: meta.impressionData,
-      description: meta.description,
-      enabled: state?.enabled ?? false,
-      strategies: (strategies ?? []).map(toStrategy),
-      variants: state?.variants ?? [],
-      dependencies: dependencies ?? [],
-    };
-    sources.set(meta.name, { meta, state, strategies, dependencies, input });
-    return input;
+    const source = flagSource(config, environment, byFlag, meta, previous?.sources.get(meta.name));
+    sources.set(meta.name, source);
+    return source.input;
   });
   const segments = config.segments.map((s) => ({
     id: s.id,
@@ -232,4 +223,74 @@ export function environmentInput(
     constraints: s.constraints as ConstraintInput[],
   }));
   return { input: { features, segments }, sources };
+}
+
+export interface EnvironmentInput {
+  input: SnapshotInput;
+  sources: Map<string, FlagInputSource>;
+}
+
+/**
+ * The environment as built at the revision this one was made from, with the affected flags made
+ * again: the same result as building it whole (applyChange keeps segments and every other flag's
+ * rows), in proportion to the change rather than to the number of flags.
+ */
+function patchedInput(
+  config: IndexedConfiguration,
+  environment: string,
+  previous: EnvironmentInput,
+  affected: Set<string>,
+): EnvironmentInput {
+  const byFlag = config.environments.get(environment);
+  const sources = new Map(previous.sources);
+  const made: FlagInput[] = [];
+  for (const name of affected) {
+    sources.delete(name);
+    const meta = config.flagsByName.get(name);
+    if (!meta) continue; // archived or deleted
+    const source = flagSource(config, environment, byFlag, meta, previous.sources.get(name));
+    sources.set(name, source);
+    made.push(source.input);
+  }
+  const kept = previous.input.features.filter((f) => !affected.has(f.name));
+  const features = mergeByName(
+    kept,
+    made.sort((a, b) => byName(a.name, b.name)),
+  );
+  return { input: { features, segments: previous.input.segments ?? [] }, sources };
+}
+
+/** One flag's input in the environment: `before`'s when made of the same rows. */
+function flagSource(
+  config: IndexedConfiguration,
+  environment: string,
+  byFlag: Map<string, FlagEnvironment> | undefined,
+  meta: FlagMeta,
+  before: FlagInputSource | undefined,
+): FlagInputSource {
+  const state = byFlag?.get(meta.name);
+  const strategies = state ? config.strategies.get(key(meta.name, environment)) : undefined;
+  const dependencies = config.dependencies.get(meta.name);
+  if (
+    before !== undefined &&
+    before.meta === meta &&
+    before.state === state &&
+    before.strategies === strategies &&
+    before.dependencies === dependencies
+  ) {
+    return before;
+  }
+  const input: FlagInput = {
+    name: meta.name,
+    project: meta.project,
+    type: meta.type,
+    stale: meta.stale,
+    impressionData: meta.impressionData,
+    description: meta.description,
+    enabled: state?.enabled ?? false,
+    strategies: (strategies ?? []).map(toStrategy),
+    variants: state?.variants ?? [],
+    dependencies: dependencies ?? [],
+  };
+  return { meta, state, strategies, dependencies, input };
 }
