@@ -8,7 +8,6 @@ import { checkIfMatch } from '../../platform/http/etag.js';
 import { validationDetails } from '../../platform/http/validation.js';
 import { applyJsonPatch, PatchError, type PatchOperation } from '../../platform/json-patch.js';
 import { appendEvent } from '../events/index.js';
-import { lockFlag } from '../flags/index.js';
 import { finishDraft, type StrategyDraft } from './strategies.input.js';
 import {
   type CreateStrategyInput,
@@ -26,6 +25,7 @@ import {
   insertStrategy,
   listStrategies,
   listStrategiesToCopy,
+  lockFlagAndFindEnvironment,
   lockFlagEnvironment,
   nextSortOrder,
   type StrategyRow,
@@ -63,7 +63,14 @@ export async function resolveFlagEnvironment(
   ref: FlagEnvironmentRef,
   forWrite: boolean,
 ): Promise<FlagEnvironmentState & { environmentType: string }> {
-  const state = await findFlagEnvironment(db, ref.featureName, ref.environment);
+  return checkFlagEnvironment(ref, forWrite, await findFlagEnvironment(db, ref.featureName, ref.environment));
+}
+
+function checkFlagEnvironment(
+  ref: FlagEnvironmentRef,
+  forWrite: boolean,
+  state: FlagEnvironmentState | undefined,
+): FlagEnvironmentState & { environmentType: string } {
   if (!state || state.project !== ref.projectId) {
     throw notFound(`There's no feature named "${ref.featureName}" in project "${ref.projectId}".`);
   }
@@ -84,8 +91,8 @@ export async function resolveFlagEnvironment(
  * environment came to the project after the flag). Checks the request as resolveFlagEnvironment.
  */
 export async function lockForChange(tx: Db, ref: FlagEnvironmentRef) {
-  await lockFlag(tx, ref.featureName);
-  const state = await resolveFlagEnvironment(tx, ref, true);
+  const found = await lockFlagAndFindEnvironment(tx, ref.featureName, ref.environment);
+  const state = checkFlagEnvironment(ref, true, found);
   const { enabled } = await lockFlagEnvironment(tx, ref.featureName, ref.environment);
   return { ...state, enabled };
 }

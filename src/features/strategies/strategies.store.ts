@@ -12,10 +12,31 @@ export interface FlagEnvironmentState {
 }
 
 /** The flag, its project settings and the environment as the project has it, in one query. */
-export async function findFlagEnvironment(
+export function findFlagEnvironment(
   db: Kysely<DB>,
   flag: string,
   environment: string,
+): Promise<FlagEnvironmentState | undefined> {
+  return flagEnvironmentState(db, flag, environment, false);
+}
+
+/**
+ * As findFlagEnvironment, and locks the flag's row in the same statement: the first step of every
+ * change to a flag environment (the lock order, see lockFlag in the flags slice), one round trip.
+ */
+export function lockFlagAndFindEnvironment(
+  db: Kysely<DB>,
+  flag: string,
+  environment: string,
+): Promise<FlagEnvironmentState | undefined> {
+  return flagEnvironmentState(db, flag, environment, true);
+}
+
+async function flagEnvironmentState(
+  db: Kysely<DB>,
+  flag: string,
+  environment: string,
+  lock: boolean,
 ): Promise<FlagEnvironmentState | undefined> {
   const row = await db
     .selectFrom('features as f')
@@ -26,6 +47,7 @@ export async function findFlagEnvironment(
     .leftJoin('environments as e', 'e.name', 'pe.environment_name')
     .select(['f.project', 'f.archived_at', 'e.type', 'pe.default_strategy', 'p.default_stickiness'])
     .where('f.name', '=', flag)
+    .$if(lock, (q) => q.forUpdate('f'))
     .executeTakeFirst();
   return (
     row && {
@@ -43,19 +65,31 @@ export async function findFlagEnvironment(
  * the flag), so that concurrent changes to one flag environment run one after the other. Only after
  * the flag's row (the lock order, see lockFlag): lockForChange in the service takes both.
  */
-export async function lockFlagEnvironment(db: Kysely<DB>, flag: string, environment: string) {
-  await db
-    .insertInto('feature_environments')
-    .values({ feature_name: flag, environment })
-    .onConflict((oc) => oc.columns(['feature_name', 'environment']).doNothing())
-    .execute();
-  return db
-    .selectFrom('feature_environments')
-    .select('enabled')
-    .where('feature_name', '=', flag)
-    .where('environment', '=', environment)
-    .forUpdate()
-    .executeTakeFirstOrThrow();
+export async function lockFlagEnvironment(
+  db: Kysely<DB>,
+  flag: string,
+  environment: string,
+): Promise<{ enabled: boolean }> {
+  // One statement: a row inserted here is locked by the insert (and is off); an existing one is
+  // read and locked by the sub-select, which does not see the inserted row (the statement's
+  // snapshot), so exactly one branch answers. A concurrent insert of the same row cannot happen:
+  // every writer holds the flag's row first.
+  const { rows } = await sql<{ enabled: boolean }>`
+    WITH created AS (
+      INSERT INTO feature_environments (feature_name, environment) VALUES (${flag}, ${environment})
+      ON CONFLICT (feature_name, environment) DO NOTHING
+      RETURNING enabled
+    )
+    SELECT enabled FROM created
+    UNION ALL
+    SELECT enabled FROM (
+      SELECT enabled FROM feature_environments
+      WHERE feature_name = ${flag} AND environment = ${environment}
+      FOR UPDATE
+    ) AS existing`.execute(db);
+  const row = rows[0];
+  if (!row) throw new Error(`feature environment ${flag}/${environment} neither created nor found`);
+  return row;
 }
 
 export async function setFlagEnvironmentEnabled(

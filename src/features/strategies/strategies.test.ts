@@ -406,6 +406,28 @@ describe('POST …/environments/:environment/on|off', () => {
     ]);
   });
 
+  it('turns on a flag whose environment row is missing (made and locked by the change)', async () => {
+    const flag = await newFlag();
+    await t.database.session((run) =>
+      run(`DELETE FROM feature_environments WHERE feature_name = $1 AND environment = 'development'`, [flag]),
+    );
+    expect((await t.request({ method: 'POST', url: `${base(flag)}/on` })).statusCode).toBe(200);
+    const dev = (await a.getFlag('default', flag))
+      .json()
+      .environments.find((e: { name: string }) => e.name === 'development');
+    expect(dev).toMatchObject({
+      enabled: true,
+      strategies: [expect.objectContaining({ name: 'flexibleRollout' })],
+    });
+    expect((await t.request({ method: 'POST', url: `${base(flag)}/off` })).statusCode).toBe(200);
+    expect(await types(flag)).toEqual([
+      'feature-environment-disabled',
+      'feature-environment-enabled',
+      'feature-strategy-add',
+      'feature-created',
+    ]);
+  });
+
   it('keeps an existing enabled strategy; production enters live', async () => {
     const flag = await newFlag();
     await addStrategy(flag, { name: 'default' }, 'production');
