@@ -25,7 +25,6 @@ import {
   insertStrategy,
   listStrategies,
   listStrategiesToCopy,
-  lockFlagAndFindEnvironment,
   lockFlagEnvironment,
   nextSortOrder,
   type StrategyRow,
@@ -91,7 +90,7 @@ function checkFlagEnvironment(
  * environment came to the project after the flag). Checks the request as resolveFlagEnvironment.
  */
 export async function lockForChange(tx: Db, ref: FlagEnvironmentRef) {
-  const found = await lockFlagAndFindEnvironment(tx, ref.featureName, ref.environment);
+  const found = await findFlagEnvironment(tx, ref.featureName, ref.environment, { lock: true });
   const state = checkFlagEnvironment(ref, true, found);
   const { enabled } = await lockFlagEnvironment(tx, ref.featureName, ref.environment);
   return { ...state, enabled };

@@ -11,32 +11,16 @@ export interface FlagEnvironmentState {
   defaultStickiness: string;
 }
 
-/** The flag, its project settings and the environment as the project has it, in one query. */
-export function findFlagEnvironment(
-  db: Kysely<DB>,
-  flag: string,
-  environment: string,
-): Promise<FlagEnvironmentState | undefined> {
-  return flagEnvironmentState(db, flag, environment, false);
-}
-
 /**
- * As findFlagEnvironment, and locks the flag's row in the same statement: the first step of every
- * change to a flag environment (the lock order, see lockFlag in the flags slice), one round trip.
+ * The flag, its project settings and the environment as the project has it, in one query.
+ * `lock`: also locks the flag's row, in the same statement: the first step of every change to a
+ * flag environment (the lock order, see lockFlag in the flags slice), one round trip.
  */
-export function lockFlagAndFindEnvironment(
+export async function findFlagEnvironment(
   db: Kysely<DB>,
   flag: string,
   environment: string,
-): Promise<FlagEnvironmentState | undefined> {
-  return flagEnvironmentState(db, flag, environment, true);
-}
-
-async function flagEnvironmentState(
-  db: Kysely<DB>,
-  flag: string,
-  environment: string,
-  lock: boolean,
+  { lock = false } = {},
 ): Promise<FlagEnvironmentState | undefined> {
   const row = await db
     .selectFrom('features as f')

@@ -370,6 +370,14 @@ describe('POST …/strategies/set-sort-order', () => {
   });
 });
 
+/** The events of a new flag turned on (without strategies) and off again, newest first. */
+const ON_THEN_OFF = [
+  'feature-environment-disabled',
+  'feature-environment-enabled',
+  'feature-strategy-add',
+  'feature-created',
+];
+
 describe('POST …/environments/:environment/on|off', () => {
   it('on without strategies adds flexibleRollout 100%, enables, enters pre-live; off disables', async () => {
     const flag = await newFlag();
@@ -398,12 +406,7 @@ describe('POST …/environments/:environment/on|off', () => {
     expect((await t.request({ method: 'POST', url: `${base(flag)}/off` })).statusCode).toBe(200);
     expect((await a.getFlag('default', flag)).json().environments[0].enabled).toBe(false);
     expect((await t.request({ method: 'POST', url: `${base(flag)}/off` })).statusCode).toBe(200);
-    expect(await types(flag)).toEqual([
-      'feature-environment-disabled',
-      'feature-environment-enabled',
-      'feature-strategy-add',
-      'feature-created',
-    ]);
+    expect(await types(flag)).toEqual(ON_THEN_OFF);
   });
 
   it('turns on a flag whose environment row is missing (made and locked by the change)', async () => {
@@ -420,12 +423,7 @@ describe('POST …/environments/:environment/on|off', () => {
       strategies: [expect.objectContaining({ name: 'flexibleRollout' })],
     });
     expect((await t.request({ method: 'POST', url: `${base(flag)}/off` })).statusCode).toBe(200);
-    expect(await types(flag)).toEqual([
-      'feature-environment-disabled',
-      'feature-environment-enabled',
-      'feature-strategy-add',
-      'feature-created',
-    ]);
+    expect(await types(flag)).toEqual(ON_THEN_OFF);
   });
 
   it('keeps an existing enabled strategy; production enters live', async () => {
