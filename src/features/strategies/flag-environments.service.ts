@@ -5,12 +5,7 @@ import { appendEvent } from '../events/index.js';
 import { enterLiveStages, lockFlagsInOrder } from '../flags/index.js';
 import type { StrategyDraft } from './strategies.input.js';
 import { addStrategy, type FlagEnvironmentRef, lockForChange } from './strategies.service.js';
-import {
-  existingSegmentIds,
-  listStrategies,
-  nextSortOrder,
-  setFlagEnvironmentEnabled,
-} from './strategies.store.js';
+import { existingSegmentIds, listStrategies, setFlagEnvironmentEnabled } from './strategies.store.js';
 
 interface DefaultStrategy {
   name?: string;
@@ -104,7 +99,8 @@ async function setEnabledIn(tx: Db, deps: Deps, ref: FlagEnvironmentRef, enabled
   if (enabled) {
     const strategies = await listStrategies(tx, ref.featureName, ref.environment);
     if (!strategies.some((s) => !s.disabled)) {
-      const sortOrder = await nextSortOrder(tx, ref.featureName, ref.environment);
+      // After every strategy of the flag environment (all listed above): as nextSortOrder.
+      const sortOrder = strategies.reduce((next, s) => Math.max(next, s.sortOrder + 1), 0);
       await addStrategy(
         tx,
         ref,

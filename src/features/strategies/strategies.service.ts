@@ -137,7 +137,8 @@ export async function addStrategy(
     environment: ref.environment,
   };
   await insertStrategy(tx, row, by.userId);
-  await setStrategySegments(tx, row.id, row.segments);
+  // A new strategy has no segment rows yet: nothing to replace when it uses none.
+  if (row.segments.length > 0) await setStrategySegments(tx, row.id, row.segments);
   const strategy = toStrategy(row);
   await appendEvent(tx, { ...eventBase(ref, by), type: 'feature-strategy-add', data: strategy });
   return strategy;
