@@ -103,6 +103,12 @@ async function main(db: BenchDatabase): Promise<{ results: EngineResults; servin
   const serve = scenarios.filter((s): s is (typeof SERVING)[number] =>
     (SERVING as readonly string[]).includes(s),
   );
+  // The client scenario inserts its token through the bench's own connection and counts
+  // transactions in pg_stat_database: on PGlite the service holds the data directory alone.
+  if (engine === 'pglite' && serve.includes('client')) {
+    log('Scenario client skipped: it needs --engine postgres (the compare measures PGlite client API).');
+    serve.splice(serve.indexOf('client'), 1);
+  }
   let bare: LoadFigures | undefined;
   const bareFigures = async () => {
     if (!bare) {
