@@ -1,3 +1,4 @@
+import { execFile } from 'node:child_process';
 import { Agent, request as httpRequest } from 'node:http';
 import autocannon from 'autocannon';
 
@@ -167,7 +168,6 @@ async function runNodeHttp(options: LoadOptions): Promise<LoadFigures> {
  * `path` functions.
  */
 export async function measureApart(options: Omit<LoadOptions, 'body' | 'path'>): Promise<LoadFigures> {
-  const { execFile } = await import('node:child_process');
   const child = new URL('./measure-child.ts', import.meta.url).pathname;
   return new Promise((resolve, reject) => {
     execFile(

@@ -85,11 +85,6 @@ export class Configuration {
     }
     return snapshot;
   }
-
-  /** The environments built so far. */
-  get environments(): Map<string, EnvironmentSnapshot> {
-    return this.byEnvironment;
-  }
 }
 
 /** What readers of the configuration use: the cache below, or an edge replica's copy (src/edge/). */
@@ -105,6 +100,9 @@ export interface ConfigurationSource {
   subscribe(listener: (next: Configuration) => void): () => void;
 }
 
+/** The least time between the starts of two reads that follow NOTIFYs (see `follow`). */
+const FOLLOW_GAP_MS = 250;
+
 /**
  * The in-memory configuration every evaluation reads (docs/evaluation.md §0.10: no query per
  * flag). It moves to a new revision (newest event id) when one is known: at once on a NOTIFY from
@@ -118,9 +116,6 @@ export interface ConfigurationSource {
  * revision that were missing (transactions that had not committed yet) are watched: a NOTIFY,
  * whatever id it carries, or a poll that finds one of them, brings them in.
  */
-/** The least time between the starts of two reads that follow NOTIFYs (see `follow`). */
-const FOLLOW_GAP_MS = 250;
-
 export class ConfigurationCache implements ConfigurationSource {
   private current: Configuration | undefined;
   private loading: Promise<Configuration> | undefined;
