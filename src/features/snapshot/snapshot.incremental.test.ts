@@ -228,10 +228,27 @@ describe.runIf(process.env.TEST_ENGINE === 'postgres')('a change that commits af
       await watching.get({ fresh: true });
       // Another connection takes an event id and holds its transaction open.
       const url = (await t.database.session(async (run) => run('SELECT current_database() AS db')))[0]!.db;
-      const client = new pg.Client({
-        connectionString: process.env.TEST_DATABASE_URL!.replace(/\/[^/]*$/, `/${url}`),
-      });
-      await client.connect();
+      const connectionString = process.env.TEST_DATABASE_URL!.replace(/\/[^/]*$/, `/${url}`);
+      // Its event insert holds the event_counts shard `pg_backend_pid() % 16` until it commits
+      // (migrations/0001): a session whose shard no open connection of the app uses, or the
+      // app's write below would wait for this transaction, which waits for that write.
+      const taken = new Set(
+        (
+          await t.database.session((run) =>
+            run('SELECT pid % 16 AS shard FROM pg_stat_activity WHERE datname = current_database()'),
+          )
+        ).map((r) => Number(r.shard)),
+      );
+      let client = new pg.Client({ connectionString });
+      const opened: pg.Client[] = [];
+      for (;;) {
+        await client.connect();
+        const [row] = (await client.query('SELECT pg_backend_pid() % 16 AS shard')).rows;
+        if (!taken.has(Number(row.shard)) || opened.length >= 32) break;
+        opened.push(client);
+        client = new pg.Client({ connectionString });
+      }
+      await Promise.all(opened.map((c) => c.end()));
       await client.query('BEGIN');
       await client.query(`UPDATE features SET description = 'after' WHERE name = $1`, [late]);
       await client.query(
