@@ -141,10 +141,13 @@ describe('web UI: flag history, metrics, tags, dependencies and the command pale
     const dialog = page.getByRole('dialog', { name: 'Go to a page or flag' });
     const input = dialog.getByRole('combobox', { name: 'Search pages and flags' });
 
-    // A page, picked with the arrow keys: "pl" matches Playground, then Applications.
+    // A page, picked with the arrow keys: "pl" matches Playground, then Applications. "p" alone also
+    // finds both flags (their descriptions); those leave the list as soon as the text no longer fits.
     await page.keyboard.press('Control+K');
     await input.waitFor();
-    await page.keyboard.type('pl');
+    await page.keyboard.type('p');
+    await dialog.getByRole('option', { name: new RegExp(`^${parent}`) }).waitFor();
+    await page.keyboard.type('l');
     await dialog.getByRole('option', { name: 'Applications' }).waitFor();
     expect(await dialog.getByRole('option').allTextContents()).toEqual(['Playground', 'Applications']);
     await page.keyboard.press('ArrowDown');
