@@ -11,6 +11,7 @@ import {
 } from 'kysely';
 import type { Client, Pool, PoolClient } from 'pg';
 import { initialiseDataDir } from './pglite-init.js';
+import { PREPARE_FROM_LENGTH, preparing } from './pglite-prepared.js';
 import type { DB } from './schema.js';
 import { WriteWatch } from './write-watch.js';
 
@@ -69,7 +70,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
 // Each engine's driver is loaded only when used: a PostgreSQL deployment never loads PGlite's
 // WebAssembly build, which saves start-up time and memory.
 async function openPglite(options: DatabaseOptions): Promise<Database> {
-  const { PGlite } = await import('@electric-sql/pglite');
+  const { PGlite, parse, protocol } = await import('@electric-sql/pglite');
   // pg_trgm (flag search, migrations/0010): PGlite takes extensions only when it opens.
   const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
   // A new data directory is created apart, so this process opens it with small memory.
@@ -99,7 +100,7 @@ async function openPglite(options: DatabaseOptions): Promise<Database> {
     throw new Error(cannotOpen(options.dataDir, `PGlite failed while opening it: ${reason}`));
   }
   const watch = new WriteWatch();
-  const pglite = watch.wrap(opened);
+  const pglite = watch.wrap(preparing(opened, { parse, protocol }));
   const db = new Kysely<DB>({ dialect: new PGliteDialect({ pglite }) });
   return {
     db,
@@ -320,9 +321,6 @@ async function listenWithReconnect(
 async function ping(db: Kysely<DB>): Promise<void> {
   await sql`SELECT 1`.execute(db);
 }
-
-/** Statements at least this long are prepared by name (see preparingPool). */
-const PREPARE_FROM_LENGTH = 400;
 
 /**
  * Large statements (the one-query flag view, the snapshot reads) cost more to plan than to run:
