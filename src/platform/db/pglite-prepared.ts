@@ -7,10 +7,10 @@ export interface PgliteProtocol {
   protocol: typeof protocol;
 }
 
-/** Statements at least this long are prepared by name, as on PostgreSQL (see preparingPool). */
+/** Statements at least this long are prepared by name on PostgreSQL (see preparingPool). */
 export const PREPARE_FROM_LENGTH = 400;
-/** At most this many named statements: beyond, a statement is sent unnamed, as PGlite does. */
-const MAX_PREPARED = 500;
+/** Named statements kept on PGlite; the least recently used is closed to make room. */
+const MAX_PREPARED = 256;
 
 interface Prepared {
   name: string;
@@ -23,13 +23,16 @@ interface Prepared {
 type Query = <T>(text: string, params?: unknown[], options?: QueryOptions) => Promise<Results<T>>;
 
 /**
- * Large statements sent to PGlite as named prepared statements (docs/adr/0016).
+ * Statements sent to PGlite as named prepared statements (docs/adr/0016).
  *
  * PGlite's `query` parses, describes, binds, describes again and executes every statement, each a
  * call into the WebAssembly database, and PostgreSQL plans it again each time: the flag view
- * plans in ~1 ms and runs in ~0.6 ms there. A statement prepared once by name keeps its plan in
- * the database session (PGlite has one) and runs as one call (bind, execute, sync). The name is
- * derived from the text, so the set is bounded by the distinct large statements the code builds.
+ * plans in ~1 ms and runs in ~0.6 ms there, and even `SELECT 1` costs five calls. A statement
+ * prepared once by name keeps its plan in the database session (PGlite has one) and runs as one
+ * call (bind, execute, sync). Unlike PostgreSQL's pool (long statements only), every statement is
+ * prepared here: the calls saved matter for short ones too. The name is derived from the text; the
+ * `MAX_PREPARED` most recently used are kept, so statements built with a varying text (lists of
+ * parameters) cannot grow the set without bound.
  *
  * Runs inside PGlite's own locks, as its `query` does: outside a transaction the transaction lock
  * and the query lock; inside one (`transaction`'s callback) the query lock only.
@@ -44,10 +47,18 @@ export function preparing(pglite: PGlite, { parse, protocol }: PgliteProtocol): 
     inTransaction: boolean,
   ) => {
     let statement = prepared.get(text);
-    if (!statement) {
+    if (statement) {
+      // Most recently used last: the first entry is the one to close when room is needed.
+      prepared.delete(text);
+      prepared.set(text, statement);
+    } else {
       const name = `q${createHash('sha1').update(text).digest('hex').slice(0, 20)}`;
+      const oldest = prepared.size >= MAX_PREPARED ? prepared.entries().next().value : undefined;
+      // Closed first in the same call, even when the new statement then fails to parse.
+      if (oldest) prepared.delete(oldest[0]);
       const described = await pglite.execProtocol(
         concat(
+          ...(oldest ? [protocol.serialize.close({ type: 'S', name: oldest[1].name })] : []),
           protocol.serialize.parse({ name, text }),
           protocol.serialize.describe({ type: 'S', name }),
           protocol.serialize.sync(),
@@ -81,11 +92,8 @@ export function preparing(pglite: PGlite, { parse, protocol }: PgliteProtocol): 
     return parse.parseResults(replies, pglite.parsers, options)[0] as Results<T>;
   };
 
-  const large = (text: string) =>
-    text.length >= PREPARE_FROM_LENGTH && (prepared.has(text) || prepared.size < MAX_PREPARED);
-
   const query: Query = async (text, params = [], options) => {
-    if (!large(text) || options?.paramTypes) return pglite.query(text, params, options);
+    if (options?.paramTypes) return pglite.query(text, params, options);
     await pglite.waitReady;
     return pglite._runExclusiveTransaction(() =>
       pglite._runExclusiveQuery(() => run(text, params, options, false)),
@@ -94,7 +102,7 @@ export function preparing(pglite: PGlite, { parse, protocol }: PgliteProtocol): 
   const transaction: PGlite['transaction'] = (callback) =>
     pglite.transaction((tx) => {
       const txQuery: Query = async (text, params = [], options) => {
-        if (!large(text) || options?.paramTypes) return tx.query(text, params, options);
+        if (options?.paramTypes) return tx.query(text, params, options);
         return pglite._runExclusiveQuery(() => run(text, params, options, true));
       };
       return callback(

@@ -127,4 +127,21 @@ describe('long statements (prepared by name)', () => {
     const after = (await select(100, true).execute(database.db)).rows.map((r) => r.id);
     expect(after).toEqual(Array.from({ length: 10 }, (_, i) => 200 + i));
   });
+
+  it.runIf(process.env.TEST_ENGINE === 'pglite')(
+    'on PGlite keeps a bounded number of them, and a statement whose name was closed runs again',
+    async () => {
+      const plus = (i: number) => sql<{ n: number }>`SELECT ${sql.raw(String(i))}::int + ${1}::int AS n`;
+      for (let i = 0; i < 300; i++) expect((await plus(i).execute(database.db)).rows).toEqual([{ n: i + 1 }]);
+      const count = async () =>
+        (await sql<{ n: number }>`SELECT count(*)::int AS n FROM pg_prepared_statements`.execute(database.db))
+          .rows[0]?.n;
+      expect(await count()).toBeLessThanOrEqual(256);
+      // A statement that does not parse, while the set is full, costs no other statement its name.
+      await expect(sql`SELEC ${1}`.execute(database.db)).rejects.toMatchObject({ code: '42601' });
+      expect((await plus(0).execute(database.db)).rows).toEqual([{ n: 1 }]);
+      expect((await plus(299).execute(database.db)).rows).toEqual([{ n: 300 }]);
+      expect(await count()).toBeLessThanOrEqual(256);
+    },
+  );
 });
