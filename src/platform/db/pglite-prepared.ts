@@ -7,10 +7,12 @@ export interface PgliteProtocol {
   protocol: typeof protocol;
 }
 
-/** Statements at least this long are prepared by name on PostgreSQL (see preparingPool). */
+/** Statements at least this long are prepared by name, on PostgreSQL (see preparingPool) and here. */
 export const PREPARE_FROM_LENGTH = 400;
 /** Named statements kept on PGlite; the least recently used is closed to make room. */
-const MAX_PREPARED = 256;
+const MAX_PREPARED = 64;
+/** Long statements seen once and not prepared yet (the oldest forgotten first). */
+const MAX_SEEN = 256;
 
 interface Prepared {
   name: string;
@@ -29,16 +31,26 @@ type Query = <T>(text: string, params?: unknown[], options?: QueryOptions) => Pr
  * call into the WebAssembly database, and PostgreSQL plans it again each time: the flag view
  * plans in ~1 ms and runs in ~0.6 ms there, and even `SELECT 1` costs five calls. A statement
  * prepared once by name keeps its plan in the database session (PGlite has one) and runs as one
- * call (bind, execute, sync). Unlike PostgreSQL's pool (long statements only), every statement is
- * prepared here: the calls saved matter for short ones too. The name is derived from the text; the
- * `MAX_PREPARED` most recently used are kept, so statements built with a varying text (lists of
- * parameters) cannot grow the set without bound.
+ * call (bind, execute, sync). As on PostgreSQL, only long statements, and only from their second
+ * time: a plan lives in the WebAssembly memory, which never shrinks, and statements built with a
+ * varying text (a list of 1,000 names) made the process 70-120 MB larger when each was prepared.
+ * The name is derived from the text; the `MAX_PREPARED` most recently used are kept.
  *
  * Runs inside PGlite's own locks, as its `query` does: outside a transaction the transaction lock
  * and the query lock; inside one (`transaction`'s callback) the query lock only.
  */
 export function preparing(pglite: PGlite, { parse, protocol }: PgliteProtocol): PGlite {
   const prepared = new Map<string, Prepared>();
+  const seen = new Set<string>();
+
+  /** Whether to send this statement by name: long, and sent before (see `seen`). */
+  const named = (text: string, options: QueryOptions | undefined) => {
+    if (text.length < PREPARE_FROM_LENGTH || options?.paramTypes) return false;
+    if (prepared.has(text) || seen.delete(text)) return true;
+    seen.add(text);
+    if (seen.size > MAX_SEEN) seen.delete(seen.values().next().value as string);
+    return false;
+  };
 
   const run = async <T>(
     text: string,
@@ -93,7 +105,7 @@ export function preparing(pglite: PGlite, { parse, protocol }: PgliteProtocol): 
   };
 
   const query: Query = async (text, params = [], options) => {
-    if (options?.paramTypes) return pglite.query(text, params, options);
+    if (!named(text, options)) return pglite.query(text, params, options);
     await pglite.waitReady;
     return pglite._runExclusiveTransaction(() =>
       pglite._runExclusiveQuery(() => run(text, params, options, false)),
@@ -102,7 +114,7 @@ export function preparing(pglite: PGlite, { parse, protocol }: PgliteProtocol): 
   const transaction: PGlite['transaction'] = (callback) =>
     pglite.transaction((tx) => {
       const txQuery: Query = async (text, params = [], options) => {
-        if (options?.paramTypes) return tx.query(text, params, options);
+        if (!named(text, options)) return tx.query(text, params, options);
         return pglite._runExclusiveQuery(() => run(text, params, options, true));
       };
       return callback(

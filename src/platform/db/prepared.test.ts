@@ -75,6 +75,8 @@ describe('long statements (prepared by name)', () => {
 
   it('is kept by name in the session that ran it', async () => {
     const names = await database.db.transaction().execute(async (trx) => {
+      // Twice: on PGlite a long statement is prepared the second time it is sent.
+      await select(1, true).execute(trx);
       await select(1, true).execute(trx);
       const { rows } = await sql<{ statement: string }>`SELECT statement FROM pg_prepared_statements`.execute(
         trx,
@@ -131,17 +133,22 @@ describe('long statements (prepared by name)', () => {
   it.runIf(process.env.TEST_ENGINE === 'pglite')(
     'on PGlite keeps a bounded number of them, and a statement whose name was closed runs again',
     async () => {
-      const plus = (i: number) => sql<{ n: number }>`SELECT ${sql.raw(String(i))}::int + ${1}::int AS n`;
-      for (let i = 0; i < 300; i++) expect((await plus(i).execute(database.db)).rows).toEqual([{ n: i + 1 }]);
+      const plus = (i: number) =>
+        sql<{ n: number }>`SELECT ${sql.raw(String(i))}::int + ${1}::int AS n ${padding}`;
+      // Each twice: a long statement is prepared the second time it is sent.
+      for (let i = 0; i < 300; i++)
+        for (const _ of [1, 2]) expect((await plus(i).execute(database.db)).rows).toEqual([{ n: i + 1 }]);
       const count = async () =>
         (await sql<{ n: number }>`SELECT count(*)::int AS n FROM pg_prepared_statements`.execute(database.db))
           .rows[0]?.n;
-      expect(await count()).toBeLessThanOrEqual(256);
+      const kept = await count();
+      expect(kept).toBeGreaterThan(0);
+      expect(kept).toBeLessThanOrEqual(64);
       // A statement that does not parse, while the set is full, costs no other statement its name.
-      await expect(sql`SELEC ${1}`.execute(database.db)).rejects.toMatchObject({ code: '42601' });
+      await expect(sql`SELEC ${1} ${padding}`.execute(database.db)).rejects.toMatchObject({ code: '42601' });
       expect((await plus(0).execute(database.db)).rows).toEqual([{ n: 1 }]);
       expect((await plus(299).execute(database.db)).rows).toEqual([{ n: 300 }]);
-      expect(await count()).toBeLessThanOrEqual(256);
+      expect(await count()).toBeLessThanOrEqual(64);
     },
   );
 });
