@@ -33,7 +33,7 @@ type Query = <T>(text: string, params?: unknown[], options?: QueryOptions) => Pr
  * prepared once by name keeps its plan in the database session (PGlite has one) and runs as one
  * call (bind, execute, sync). As on PostgreSQL, only long statements, and only from their second
  * time: a plan lives in the WebAssembly memory, which never shrinks, and statements built with a
- * varying text (a list of 1,000 names) made the process 70-120 MB larger when each was prepared.
+ * varying text (a list of 1,000 names) made the process 70-125 MB larger when each was prepared.
  * The name is derived from the text; the `MAX_PREPARED` most recently used are kept.
  *
  * Runs inside PGlite's own locks, as its `query` does: outside a transaction the transaction lock
