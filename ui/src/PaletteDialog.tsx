@@ -33,7 +33,8 @@ export default function PaletteDialog({ onClose }: { onClose: () => void }) {
   const needle = text.trim().toLowerCase();
   // Flags are listed only for the text as it stands: results of an earlier text (the debounce still
   // waiting, or the search for the new text in flight) would offer flags that do not match it.
-  const found = query === text.trim() ? (flags.data?.features ?? []) : [];
+  const settled = query === text.trim();
+  const found = settled ? (flags.data?.features ?? []) : [];
   const items: Item[] = [
     // The navigation's pages, each shown to those who see it in the navigation.
     ...NAV.filter((p) => !p.permission || allows(grants, p.permission))
@@ -97,7 +98,7 @@ export default function PaletteDialog({ onClose }: { onClose: () => void }) {
         />
         {items.length === 0 ? (
           <Text size="sm" c="dimmed" role="status">
-            {flags.isFetching || query !== text.trim() ? 'Searching…' : 'No page or flag matches.'}
+            {flags.isFetching || !settled ? 'Searching…' : 'No page or flag matches.'}
           </Text>
         ) : (
           <Box id="palette-results" role="listbox" aria-label="Pages and flags">

@@ -10,7 +10,7 @@ export interface PgliteProtocol {
 /** Statements at least this long are prepared by name, on PostgreSQL (see preparingPool) and here. */
 export const PREPARE_FROM_LENGTH = 400;
 /** Named statements kept on PGlite; the least recently used is closed to make room. */
-const MAX_PREPARED = 64;
+export const MAX_PREPARED = 64;
 /** Long statements seen once and not prepared yet (the oldest forgotten first). */
 const MAX_SEEN = 256;
 

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestDatabase } from '../../../test/harness.js';
 import type { Database } from './database.js';
-import { PREPARE_FROM_LENGTH } from './pglite-prepared.js';
+import { MAX_PREPARED, PREPARE_FROM_LENGTH } from './pglite-prepared.js';
 
 /**
  * Long statements are sent as named prepared statements on both engines (`preparingPool` on
@@ -143,12 +143,12 @@ describe('long statements (prepared by name)', () => {
           .rows[0]?.n;
       const kept = await count();
       expect(kept).toBeGreaterThan(0);
-      expect(kept).toBeLessThanOrEqual(64);
+      expect(kept).toBeLessThanOrEqual(MAX_PREPARED);
       // A statement that does not parse, while the set is full, costs no other statement its name.
       await expect(sql`SELEC ${1} ${padding}`.execute(database.db)).rejects.toMatchObject({ code: '42601' });
       expect((await plus(0).execute(database.db)).rows).toEqual([{ n: 1 }]);
       expect((await plus(299).execute(database.db)).rows).toEqual([{ n: 300 }]);
-      expect(await count()).toBeLessThanOrEqual(64);
+      expect(await count()).toBeLessThanOrEqual(MAX_PREPARED);
     },
   );
 });
