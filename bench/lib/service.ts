@@ -124,13 +124,24 @@ export interface EngineTarget {
 }
 
 /**
+ * The node flags `npm start` passes (package.json's start script: `node <flags> scripts/start.mjs`),
+ * so the bench starts the bundle as users do (docs/adr/0017).
+ */
+export function startNodeFlags(): string[] {
+  const pkg = JSON.parse(readFileSync(`${ROOT}package.json`, 'utf8')) as { scripts: { start: string } };
+  return pkg.scripts.start.split(/\s+/).filter((arg) => arg.startsWith('--'));
+}
+
+/**
  * Starts the flag service on the engine: `node --import tsx src/main.ts` (`npm run dev`), or the
- * bundled `node dist/main.js` (what `npm start` runs) when BENCH_DIST=1 (run `npm run build` first).
+ * bundled `node dist/main.js` with `npm start`'s node flags when BENCH_DIST=1 (run `npm run build`
+ * first). BENCH_NODE_ARGS come after them, so they can override one.
  */
 export async function startService(target: EngineTarget, timeoutMs = 120_000): Promise<Child> {
   const port = await freePort();
   return startChild({
     args: [
+      ...(process.env.BENCH_DIST === '1' ? startNodeFlags() : []),
       // Extra node flags for the service only, e.g. BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof".
       ...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean),
       ...(process.env.BENCH_DIST === '1' ? ['dist/main.js'] : ['--import', 'tsx', 'src/main.ts']),
