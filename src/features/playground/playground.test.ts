@@ -1,7 +1,9 @@
+import { Value } from 'typebox/value';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api } from '../../../test/api.js';
 import { configSql } from '../../../test/config-sql.js';
 import { startTestApp, type TestApp, uniqueName } from '../../../test/harness.js';
+import { PlaygroundResponse } from './playground.schemas.js';
 
 let t: TestApp;
 let sql: ReturnType<typeof configSql>;
@@ -120,6 +122,22 @@ describe('POST /api/admin/playground', () => {
     });
     expect(r.strategies.data[0].constraints[0].result).toBe(false);
     expect(byName(res.json().features, segmented).strategies.data[0].segments[0].result).toBe(false);
+  });
+
+  it('answers exactly the fields and types its response schema declares', async () => {
+    // The answer is JSON text made by the service, not by the schema's serialiser, which dropped
+    // anything undeclared: the engine's objects must not leak more (variants, segments included).
+    for (const userId of ['u1', 'u2']) {
+      const res = await playground({
+        environment: 'development',
+        projects: [project],
+        context: { appName: 'web', userId },
+      });
+      const body = res.json();
+      expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+      expect([...Value.Errors(PlaygroundResponse, body)]).toEqual([]);
+      expect(Value.Clean(PlaygroundResponse, structuredClone(body))).toEqual(body);
+    }
   });
 
   it('answers for an unknown environment with every flag off there', async () => {
