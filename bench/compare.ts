@@ -18,7 +18,15 @@ import {
 import { createPgliteDatabase, createPostgresDatabase, scratchCleanup } from './lib/db.js';
 import { type LoadFigures, type LoadOptions, measure, measureNodeHttp, percentile } from './lib/measure.js';
 import { machineFacts, writeSection } from './lib/report.js';
-import { ADMIN_TOKEN, type Child, ROOT, rssMb, startService, stopAll } from './lib/service.js';
+import {
+  ADMIN_TOKEN,
+  type Child,
+  ROOT,
+  rssMb,
+  startNodeFlags,
+  startService,
+  stopAll,
+} from './lib/service.js';
 import { ensureUnleash, startUnleash } from './lib/unleash.js';
 
 /** What unleash-client 6 announces (segments sent separately), as in the bench's client scenario. */
@@ -442,7 +450,7 @@ export async function compare(argv: string[]): Promise<number> {
 
     const notes = [
       `Load: autocannon in the runner process, ${connections} connections; per scenario ${rounds} interleaved rounds of ${durationS} s (${sides.map((s) => s.label).join(', ')}, then again), each server warmed up for ${warmupS} s before its first round; req/s is the mean of the rounds, p50/p99 are pooled over all responses of the rounds. The servers, PostgreSQL and the load generator share the machine's cores; all servers run for the whole time (the idle one's background work included), and before every run the runner waits until each server process is idle (≤ 10 % of a core over 2 × 300 ms), so work left from the previous run does not land in the next.`,
-      `Flagship: commit ${ourCommit}, ${process.env.BENCH_DIST === '1' ? '`node dist/main.js`' : '`node --import tsx src/main.ts` (as `npm start`)'}, LOG_LEVEL=warn, database pool 10 (default). Unleash: unleash-server ${unleashVersion} from the npm registry (\`bench/.unleash\`), \`node dist/server.js\`, NODE_ENV=production, LOG_LEVEL=info, database pool 4 (its default); its rate limits (20,000 requests/min per token kind and for the SDK API) and flag limit (5,000) lifted, telemetry and version check off. Both on ${process.version} (Unleash 8.2 declares node ≥ 22; it ran on ${process.version} here).`,
+      `Flagship: commit ${ourCommit}, ${process.env.BENCH_DIST === '1' ? `\`node ${startNodeFlags().join(' ')} dist/main.js\` (as \`npm start\`)` : '`node --import tsx src/main.ts` (as `npm run dev`)'}, LOG_LEVEL=warn, database pool 10 (default). Unleash: unleash-server ${unleashVersion} from the npm registry (\`bench/.unleash\`), \`node dist/server.js\`, NODE_ENV=production, LOG_LEVEL=info, database pool 4 (its default); its rate limits (20,000 requests/min per token kind and for the SDK API) and flag limit (5,000) lifted, telemetry and version check off. Both on ${process.version} (Unleash 8.2 declares node ≥ 22; it ran on ${process.version} here).`,
       `Dataset (seed ${seed}, loaded through each admin API): ${data.flags.length} flags in the \`${PROJECT}\` project (Unleash open source has no project creation: \`POST /api/admin/projects\` answers 404), ${strategies} flexibleRollout strategies over development and production (1–2 constraints each on userId/appName/sessionId/currentTime, a segment on ~40 %, two strategy variants on ~50 %), ${data.segments.length} segments, ${data.tags.length} tags (1–2 per flag); 75 % enabled in development, 50 % in production. Flag (environment) variants are left out: Unleash 8.2 refuses them (403, deprecated in favour of strategy variants).`,
       `Scenario flag: \`${target.name}\` (${target.environments.map((e) => `${e.name} ${e.strategies.length} strategies`).join(', ')}). Client API with a client token (development, all projects) created through \`POST /api/admin/api-tokens\`, \`Unleash-Client-Spec: ${CLIENT_SPEC}\`; the playground context: appName web, userId u7, sessionId s3; the advanced playground: appName web, userId u0…u${contexts - 1} (${contexts} contexts × 2 environments × ${data.flags.length} flags).`,
       ...details,

@@ -52,7 +52,7 @@ const extraEnv = Object.fromEntries(
   String(values.env)
     .split(',')
     .filter(Boolean)
-    .map((pair) => pair.split('=') as [string, string]),
+    .map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]),
 );
 const log = (m: string) => console.log(m);
 const mb = (n: number) => `${n.toFixed(0)} MB`;
@@ -70,7 +70,7 @@ function smaps(pid: number): Record<string, number> {
           ? 'anonymous'
           : path.startsWith('[')
             ? path
-            : path.includes('/node')
+            : /\/node$/.test(path)
               ? 'node binary'
               : 'other files';
       continue;

@@ -129,7 +129,12 @@ export interface EngineTarget {
  */
 export function startNodeFlags(): string[] {
   const pkg = JSON.parse(readFileSync(`${ROOT}package.json`, 'utf8')) as { scripts: { start: string } };
-  return pkg.scripts.start.split(/\s+/).filter((arg) => arg.startsWith('--'));
+  const flags = /^node((?:\s+--\S+)*)\s+scripts\/start\.mjs$/.exec(pkg.scripts.start.trim());
+  if (!flags)
+    throw new Error(
+      `package.json's start script is not "node [--flags] scripts/start.mjs": ${pkg.scripts.start}`,
+    );
+  return (flags[1] ?? '').split(/\s+/).filter(Boolean);
 }
 
 /**

@@ -37,7 +37,12 @@ function strategyReport(strategy: StrategyResult, project: string, flag: string,
     constraints: strategy.constraints,
     segments: hasNames(strategy.segments)
       ? strategy.segments
-      : strategy.segments.map((s) => ({ ...s, name: s.name ?? String(s.id) })),
+      : strategy.segments.map((s) => ({
+          id: s.id,
+          name: s.name ?? String(s.id),
+          result: s.result,
+          constraints: s.constraints,
+        })),
     links: {
       edit: `/projects/${project}/features/${flag}/strategies/edit?environmentId=${environment}&strategyId=${id}`,
     },

@@ -127,6 +127,30 @@ describe('POST /api/admin/playground', () => {
   it('answers exactly the fields and types its response schema declares', async () => {
     // The answer is JSON text made by the service, not by the schema's serialiser, which dropped
     // anything undeclared: the engine's objects must not leak more (variants, segments included).
+    const titled = uniqueName('titled');
+    await a.createFlag(project, { name: titled });
+    await sql.enable(titled, 'development');
+    const strategies = `/api/admin/projects/${project}/features/${titled}/environments/development/strategies`;
+    for (const disabled of [false, true]) {
+      const added = await t.send('POST', strategies, {
+        name: 'flexibleRollout',
+        title: 'Everyone',
+        disabled,
+        parameters: { rollout: '100', stickiness: 'default', groupId: titled },
+        constraints: [{ contextName: 'userId', operator: 'IN', values: ['u1'], caseInsensitive: true }],
+        variants: [
+          {
+            name: 'v1',
+            weight: 1000,
+            weightType: 'variable',
+            stickiness: 'default',
+            payload: { type: 'json', value: '{"a":1}' },
+          },
+        ],
+        segments: [segmentId],
+      });
+      expect(added.statusCode, added.body).toBe(200);
+    }
     for (const userId of ['u1', 'u2']) {
       const res = await playground({
         environment: 'development',
@@ -137,7 +161,19 @@ describe('POST /api/admin/playground', () => {
       expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
       expect([...Value.Errors(PlaygroundResponse, body)]).toEqual([]);
       expect(Value.Clean(PlaygroundResponse, structuredClone(body))).toEqual(body);
+      expect(byName(body.features, titled).strategies.data[0]).toMatchObject({ title: 'Everyone' });
     }
+    const chosen = byName(
+      (
+        await playground({
+          environment: 'development',
+          projects: [project],
+          context: { appName: 'web', userId: 'u1' },
+        })
+      ).json().features,
+      titled,
+    );
+    expect(chosen.variant).toMatchObject({ name: 'v1', payload: { type: 'json', value: '{"a":1}' } });
   });
 
   it('answers for an unknown environment with every flag off there', async () => {

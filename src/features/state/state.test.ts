@@ -10,7 +10,7 @@ type StateDoc = {
   version: number;
   features: { name: string; project: string; description: string | null; stale: boolean }[];
   featureStrategies: { id: string; featureName: string; environment: string; strategyName: string }[];
-  featureEnvironments: { featureName: string; environment: string; enabled: boolean }[];
+  featureEnvironments: { featureName: string; environment: string; enabled: boolean; variants?: unknown[] }[];
   featureTags: { featureName: string; tagType: string; tagValue: string }[];
   featureStrategySegments: { featureStrategyId: string; segmentId: number }[];
   [key: string]: unknown;
@@ -196,7 +196,21 @@ describe('an Unleash 5.x state document', () => {
           { featureName: 'u5-archived', environment: 'development', strategyName: 'default' },
         ],
         featureEnvironments: [
-          { enabled: true, featureName: 'u5-flag', environment: 'development', variants: [] },
+          {
+            enabled: true,
+            featureName: 'u5-flag',
+            environment: 'development',
+            variants: [
+              {
+                name: 'blue',
+                weight: 1000,
+                weightType: 'variable',
+                stickiness: 'default',
+                payload: { type: 'string', value: 'b', note: 'extra' },
+                overrides: [{ contextName: 'userId', values: ['u1'], note: 'extra' }],
+              },
+            ],
+          },
           { enabled: false, featureName: 'u5-flag', environment: 'production', variants: [] },
         ],
         environments: [
@@ -259,9 +273,32 @@ describe('an Unleash 5.x state document', () => {
         },
       ]);
       expect(after.featureEnvironments.filter((e) => e.featureName === 'u5-flag')).toEqual([
-        { featureName: 'u5-flag', environment: 'development', enabled: true, variants: [] },
+        {
+          featureName: 'u5-flag',
+          environment: 'development',
+          enabled: true,
+          variants: [
+            {
+              name: 'blue',
+              weight: 1000,
+              weightType: 'variable',
+              stickiness: 'default',
+              payload: { type: 'string', value: 'b' },
+              overrides: [{ contextName: 'userId', values: ['u1'] }],
+            },
+          ],
+        },
         { featureName: 'u5-flag', environment: 'production', enabled: false, variants: [] },
       ]);
+      // The stored variants carry no extra field: the playground shows them as stored.
+      const played = await t.send('POST', '/api/admin/playground', {
+        environment: 'development',
+        projects: ['default'],
+        context: { appName: 'web', userId: 'u1' },
+      });
+      const u5 = played.json().features.find((f: { name: string }) => f.name === 'u5-flag');
+      expect(u5.variants).toEqual(after.featureEnvironments[0]?.variants);
+      expect(u5.variants[0].payload).toEqual({ type: 'string', value: 'b' });
       expect(after.featureTags).toEqual([{ featureName: 'u5-flag', tagType: 'simple', tagValue: 'u5-team' }]);
       expect(after.segments).toEqual([
         {

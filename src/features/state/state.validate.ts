@@ -309,7 +309,7 @@ export function checkState(
         weight: v.weight,
         weightType: v.weightType,
         stickiness: v.stickiness,
-        ...(v.payload && { payload: v.payload }),
+        ...(v.payload && { payload: { type: v.payload.type, value: v.payload.value } }),
       })),
       segments,
     });
@@ -338,8 +338,10 @@ export function checkState(
         weight: v.weight,
         weightType: v.weightType ?? 'variable',
         stickiness: v.stickiness ?? 'default',
-        ...(v.payload && { payload: v.payload }),
-        ...(v.overrides && { overrides: v.overrides }),
+        ...(v.payload && { payload: { type: v.payload.type, value: v.payload.value } }),
+        ...(v.overrides && {
+          overrides: v.overrides.map((o) => ({ contextName: o.contextName, values: o.values })),
+        }),
       })),
     );
   });
