@@ -108,7 +108,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   }
 
   // Maintenance mode refuses configuration writes, after authentication and permission checks.
-  app.addHook('preHandler', maintenanceGuard(deps, reads));
+  app.addHook('preHandler', maintenanceGuard(deps));
 
   // Slices: one line each.
   await app.register(flagRoutes(deps, reads));

@@ -3,7 +3,7 @@ import type { Deps } from '../../deps.js';
 import { transaction } from '../../platform/db/index.js';
 import type { Principal } from '../../platform/http/auth.js';
 import { AppError } from '../../platform/http/errors.js';
-import type { ReadCache, Reads } from '../../platform/read-cache.js';
+import type { Reads } from '../../platform/read-cache.js';
 import { appendEvent } from '../events/index.js';
 import { readMaintenance, writeMaintenance } from './maintenance.store.js';
 
@@ -43,9 +43,11 @@ const READ_ONLY_POSTS = [
  * `ServiceUnavailableError`; reads, the SDK APIs (client, frontend), sign-in and the toggle keep
  * working. A preHandler, so a caller without the right still gets its 401/403 first.
  */
-export function maintenanceGuard(deps: Deps, reads: ReadCache) {
-  const check = async (request: FastifyRequest) => {
-    if (await isInMaintenance(deps, reads.of(request))) {
+export function maintenanceGuard(deps: Deps) {
+  // Read directly, not through the read cache: nearly every write moves the change version, so
+  // the cache would probe the version and then read the setting anyway (two statements, not one).
+  const check = async () => {
+    if (await readMaintenance(deps.database.db)) {
       throw new AppError(
         'ServiceUnavailableError',
         'The service is in maintenance mode: configuration cannot change until an admin turns it off (POST /api/admin/maintenance {"enabled": false}).',
@@ -60,6 +62,6 @@ export function maintenanceGuard(deps: Deps, reads: ReadCache) {
     if (!path.startsWith('/api/admin/')) return done();
     const concrete = request.url.split('?')[0] ?? '';
     if (READ_ONLY_POSTS.some((pattern) => pattern.test(concrete))) return done();
-    check(request).then(() => done(), done);
+    check().then(() => done(), done);
   };
 }
