@@ -1,4 +1,4 @@
-import { readdir } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
@@ -183,7 +183,11 @@ describe.runIf(!onPostgres)('npm start', () => {
     'builds the bundle when needed, serves from it and stops cleanly',
     async () => {
       const store = await newStore(pgliteStore);
-      const service = await startService(store.env, SLOW, ['scripts/start.mjs']);
+      // The start script's own command line (`node <flags> scripts/start.mjs`), flags included.
+      const pkg = JSON.parse(await readFile(new URL('../package.json', import.meta.url), 'utf8'));
+      const args = (pkg.scripts.start as string).split(/\s+/).slice(1);
+      expect(args.at(-1)).toBe('scripts/start.mjs');
+      const service = await startService(store.env, SLOW, args);
       expect((await service.request('/health', undefined)).status).toBe(200);
       const built = await readdir(new URL('../dist/', import.meta.url));
       expect(built).toContain('main.js');
