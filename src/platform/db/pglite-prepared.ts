@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { messages, PGlite, parse, protocol, QueryOptions, Results } from '@electric-sql/pglite';
+import { withOverrides } from './pglite-overrides.js';
 
 /** PGlite's protocol helpers, passed in: this module loads nothing of PGlite (PostgreSQL never needs it). */
 export interface PgliteProtocol {
@@ -124,14 +125,7 @@ export function preparing(pglite: PGlite, { parse, protocol }: PgliteProtocol): 
       );
     });
 
-  const overrides: Record<PropertyKey, unknown> = { query, transaction };
-  return new Proxy(pglite, {
-    get(target, property) {
-      if (Object.hasOwn(overrides, property)) return overrides[property];
-      const value = Reflect.get(target, property, target);
-      return typeof value === 'function' ? value.bind(target) : value;
-    },
-  });
+  return withOverrides(pglite, { query, transaction });
 }
 
 function concat(...parts: Uint8Array[]): Uint8Array {

@@ -1,4 +1,5 @@
 import type { PGlite } from '@electric-sql/pglite';
+import { withOverrides } from './pglite-overrides.js';
 
 /**
  * Knows when the embedded database may have changed (docs/adr/0009, addendum "Embedded: no probe
@@ -44,15 +45,7 @@ export class WriteWatch {
         moved();
       }
     };
-    const overrides: Record<PropertyKey, unknown> = { query, exec, transaction };
-    // PGlite keeps its state in private fields: its other methods run on the instance itself.
-    return new Proxy(pglite, {
-      get(target, property) {
-        if (Object.hasOwn(overrides, property)) return overrides[property];
-        const value = Reflect.get(target, property, target);
-        return typeof value === 'function' ? value.bind(target) : value;
-      },
-    });
+    return withOverrides(pglite, { query, exec, transaction });
   }
 
   /**
