@@ -33,9 +33,10 @@ export const playgroundRoutes = (deps: Deps, configuration: ConfigurationCache) 
         // The admin playground reads its own writes: check the revision first.
         const config = await configuration.get({ fresh: true });
         // JSON text made here, as the advanced playground does: `report` builds the declared fields
-        // (the stored data carries no others: writes keep only declared fields), and JSON.stringify gives one flat string, where the schema's serialiser built a
-        // deep concatenation that Node then flattened to count its bytes (13 % of the CPU of a
-        // playground load, bench/RESULTS.md). The response schema documents the shape.
+        // (the stored data carries no others: writes keep only declared fields), and JSON.stringify
+        // gives one flat string, where the schema's serialiser built a deep concatenation that Node
+        // then flattened to count its bytes (13 % of the CPU of a playground load, bench/RESULTS.md).
+        // The response schema documents the shape.
         const answer = runPlayground(config, request.body, deps.now());
         return reply.type('application/json; charset=utf-8').send(JSON.stringify(answer) as never);
       },
