@@ -7,6 +7,7 @@ import {
   normaliseVariantWeights,
   type StrategyDraftWithId,
   storedConstraint,
+  storedVariant,
   variantWeightProblems,
 } from '../strategies/index.js';
 import type { StateDocumentInput } from './state.schemas.js';
@@ -304,13 +305,7 @@ export function checkState(
       sortOrder: s.sortOrder ?? strategies.length,
       parameters: s.parameters ?? {},
       constraints: (s.constraints ?? []).map((c) => storedConstraint(c as ConstraintInput)),
-      variants: normaliseVariantWeights(s.variants ?? []).map((v) => ({
-        name: v.name,
-        weight: v.weight,
-        weightType: v.weightType,
-        stickiness: v.stickiness,
-        ...(v.payload && { payload: { type: v.payload.type, value: v.payload.value } }),
-      })),
+      variants: normaliseVariantWeights(s.variants ?? []).map((v) => storedVariant(v, false)),
       segments,
     });
   });
@@ -333,16 +328,7 @@ export function checkState(
     env.enabled.set(e.featureName, e.enabled);
     env.variants.set(
       e.featureName,
-      normaliseVariantWeights(variants).map((v) => ({
-        name: v.name,
-        weight: v.weight,
-        weightType: v.weightType ?? 'variable',
-        stickiness: v.stickiness ?? 'default',
-        ...(v.payload && { payload: { type: v.payload.type, value: v.payload.value } }),
-        ...(v.overrides && {
-          overrides: v.overrides.map((o) => ({ contextName: o.contextName, values: o.values })),
-        }),
-      })),
+      normaliseVariantWeights(variants).map((v) => storedVariant(v, true)),
     );
   });
 

@@ -5,7 +5,7 @@ export {
   CreateStrategyBody,
   type CreateStrategyInput,
 } from './strategies.schemas.js';
-export { normaliseVariantWeights, variantWeightProblems } from '../variants/index.js';
+export { normaliseVariantWeights, storedVariant, variantWeightProblems } from '../variants/index.js';
 export {
   type ConstraintInput,
   constraintsProblems,

@@ -1,6 +1,6 @@
 import type { Db } from '../../platform/db/index.js';
 import { type ErrorDetail, invalid } from '../../platform/http/errors.js';
-import { normaliseVariantWeights, variantWeightProblems } from '../variants/index.js';
+import { normaliseVariantWeights, storedVariant, variantWeightProblems } from '../variants/index.js';
 import { constraintsProblems, storedConstraint } from './constraints.validate.js';
 import type { CreateStrategyInput, StrategyVariantInput } from './strategies.schemas.js';
 import { existingSegmentIds, type StrategyRow, strategyTypeExists } from './strategies.store.js';
@@ -81,13 +81,7 @@ export async function finishDraft(
     sortOrder: input.sortOrder ?? sortOrder,
     parameters: completeParameters(input.name, input.parameters ?? {}, ctx),
     constraints: (input.constraints ?? []).map(storedConstraint),
-    variants: normaliseVariantWeights(variants).map((v) => ({
-      name: v.name,
-      weight: v.weight,
-      weightType: v.weightType,
-      stickiness: v.stickiness,
-      ...(v.payload && { payload: { type: v.payload.type, value: v.payload.value } }),
-    })),
+    variants: normaliseVariantWeights(variants).map((v) => storedVariant(v, false)),
     segments: segments.sort((a, b) => a - b),
   };
 }

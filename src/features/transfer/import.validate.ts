@@ -7,8 +7,10 @@ import {
   normaliseVariantWeights,
   type StrategyDraftWithId,
   storedConstraint,
+  storedVariant,
   variantWeightProblems,
 } from '../strategies/index.js';
+import type { StoredVariantOf } from '../variants/index.js';
 import type { ExistingFlag, TargetProject } from './import.store.js';
 import type { ImportInput, ImportItem, ImportValidation } from './transfer.schemas.js';
 
@@ -51,14 +53,7 @@ export interface ImportPlan {
   links: Map<string, BatchLink[]> | undefined;
 }
 
-export interface StoredVariant {
-  name: string;
-  weight: number;
-  weightType: string;
-  stickiness: string;
-  payload?: { type: string; value: string };
-  overrides?: { contextName: string; values: string[] }[];
-}
+type StoredVariant = StoredVariantOf<Variant>;
 
 /** Display names of the permissions an import may need, as Unleash shows them. */
 const PERMISSION_NAMES: Partial<Record<Permission, string>> = {
@@ -121,19 +116,7 @@ function variantList(
     ...variants.flatMap((v) => payloadProblem(v) ?? []),
   ];
   if (problems.length > 0) return { problems, stored: [] };
-  const clean = variants.map((v) => {
-    const stored: StoredVariant = {
-      name: v.name,
-      weight: v.weight,
-      weightType: v.weightType ?? 'variable',
-      stickiness: v.stickiness ?? 'default',
-    };
-    if (v.payload) stored.payload = { type: v.payload.type, value: v.payload.value };
-    if (withOverrides && v.overrides) {
-      stored.overrides = v.overrides.map((o) => ({ contextName: o.contextName, values: o.values }));
-    }
-    return stored;
-  });
+  const clean = variants.map((v) => storedVariant(v, withOverrides));
   return { problems: [], stored: normaliseVariantWeights(clean) };
 }
 

@@ -15,6 +15,7 @@ import {
   VariantsBody,
 } from './variants.schemas.js';
 import { type FlagEnvironmentVariants, listFlagEnvironmentVariants, saveVariants } from './variants.store.js';
+import { storedVariant } from './variants.stored.js';
 import { fixVariantWeights } from './variants.weights.js';
 
 /**
@@ -41,16 +42,7 @@ export function prepareVariants(input: VariantInputType[], path = '/body'): Stor
     }
   });
   if (details.length > 0) throw invalid(details[0]?.message as string, details);
-  const clean = input.map((v) => ({
-    name: v.name,
-    weight: v.weight,
-    weightType: v.weightType ?? 'variable',
-    stickiness: v.stickiness ?? 'default',
-    ...(v.payload && { payload: { type: v.payload.type, value: v.payload.value } }),
-    ...(v.overrides && {
-      overrides: v.overrides.map((o) => ({ contextName: o.contextName, values: o.values })),
-    }),
-  }));
+  const clean = input.map((v) => storedVariant(v, true));
   return fixVariantWeights(clean, path);
 }
 
