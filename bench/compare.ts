@@ -7,6 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { startBare } from './lib/baseline.js';
 import {
   Api,
   type Dataset,
@@ -46,7 +47,7 @@ const SCENARIOS = [
 type ScenarioKey = (typeof SCENARIOS)[number];
 
 interface Side {
-  key: 'ours' | 'pglite' | 'unleash';
+  key: 'ours' | 'pglite' | 'unleash' | 'ceiling';
   label: string;
   child: Child;
   admin: Api;
@@ -135,6 +136,7 @@ export async function compare(argv: string[]): Promise<number> {
       pglite: { type: 'boolean', default: false },
       results: { type: 'string', default: fileURLToPath(new URL('RESULTS.md', import.meta.url)) },
       'no-write': { type: 'boolean', default: false },
+      'no-ceiling': { type: 'boolean', default: false },
     },
   });
   if (values.compare !== 'unleash') throw new Error('--compare knows one server: unleash');
@@ -229,6 +231,19 @@ export async function compare(argv: string[]): Promise<number> {
     }
 
     const checks = await agreement(sides, data, log);
+    if (!values['no-ceiling']) {
+      // Started after the dataset and the agreement: it answers neither.
+      const bareDb = await createPostgresDatabase('bare_bench');
+      databases.push(bareDb);
+      const url = bareDb.target.env.DATABASE_URL ?? '';
+      log('Starting the bare Fastify ceiling…');
+      const bare = makeSide(
+        'ceiling',
+        'Bare Fastify (ceiling)',
+        await startBare(true, { BARE_DATABASE_URL: url }),
+      );
+      sides.push(bare);
+    }
 
     // A flag with strategies in both environments (all have), picked from the middle.
     const target = data.flags[Math.floor(data.flags.length / 2)] ?? data.flags[0];
@@ -374,6 +389,7 @@ export async function compare(argv: string[]): Promise<number> {
     for (const s of sides) s.rssAfter = rssMb(s.child.pid);
 
     const pglite = sides.find((s) => s.key === 'pglite');
+    const ceiling = sides.find((s) => s.key === 'ceiling');
     const head = [
       'Scenario',
       'Flagship req/s',
@@ -382,6 +398,7 @@ export async function compare(argv: string[]): Promise<number> {
       'Flagship p99',
       'Unleash p99',
       ...(pglite ? ['Flagship (PGlite) req/s', 'PGlite / Unleash', 'PGlite p99'] : []),
+      ...(ceiling ? ['Ceiling req/s', 'Ceiling / Unleash', 'Flagship / ceiling'] : []),
     ];
     const ratios: number[] = [];
     const pgliteRatios: number[] = [];
@@ -389,6 +406,7 @@ export async function compare(argv: string[]): Promise<number> {
       const o = r.results.get('ours');
       const u = r.results.get('unleash');
       const p = r.results.get('pglite');
+      const b = r.results.get('ceiling');
       const ratio = o && u ? o.rps / u.rps : Number.NaN;
       const pRatio = p && u ? p.rps / u.rps : Number.NaN;
       if (Number.isFinite(ratio)) ratios.push(ratio);
@@ -407,6 +425,13 @@ export async function compare(argv: string[]): Promise<number> {
               p ? ms(p.p99) : '—',
             ]
           : []),
+        ...(ceiling
+          ? [
+              b ? f0(b.rps) : 'skipped',
+              b && u ? `${(b.rps / u.rps).toFixed(2)}×` : '—',
+              b && o ? `${(o.rps / b.rps).toFixed(2)}×` : '—',
+            ]
+          : []),
       ];
     });
     rows.push([
@@ -417,6 +442,7 @@ export async function compare(argv: string[]): Promise<number> {
       '',
       '',
       ...(pglite ? ['', pgliteRatios.length ? `**${geomean(pgliteRatios).toFixed(2)}×**` : '—', ''] : []),
+      ...(ceiling ? ['', '', ''] : []),
     ]);
     const rssHead = [
       'Process',
@@ -453,6 +479,11 @@ export async function compare(argv: string[]): Promise<number> {
       `Flagship: commit ${ourCommit}, ${process.env.BENCH_DIST === '1' ? `\`node ${startNodeFlags().join(' ')} dist/main.js\` (as \`npm start\`)` : '`node --import tsx src/main.ts` (as `npm run dev`)'}, LOG_LEVEL=warn, database pool 10 (default). Unleash: unleash-server ${unleashVersion} from the npm registry (\`bench/.unleash\`), \`node dist/server.js\`, NODE_ENV=production, LOG_LEVEL=info, database pool 4 (its default); its rate limits (20,000 requests/min per token kind and for the SDK API) and flag limit (5,000) lifted, telemetry and version check off. Both on ${process.version} (Unleash 8.2 declares node ≥ 22; it ran on ${process.version} here).`,
       `Dataset (seed ${seed}, loaded through each admin API): ${data.flags.length} flags in the \`${PROJECT}\` project (Unleash open source has no project creation: \`POST /api/admin/projects\` answers 404), ${strategies} flexibleRollout strategies over development and production (1–2 constraints each on userId/appName/sessionId/currentTime, a segment on ~40 %, two strategy variants on ~50 %), ${data.segments.length} segments, ${data.tags.length} tags (1–2 per flag); 75 % enabled in development, 50 % in production. Flag (environment) variants are left out: Unleash 8.2 refuses them (403, deprecated in favour of strategy variants).`,
       `Scenario flag: \`${target.name}\` (${target.environments.map((e) => `${e.name} ${e.strategies.length} strategies`).join(', ')}). Client API with a client token (development, all projects) created through \`POST /api/admin/api-tokens\`, \`Unleash-Client-Spec: ${CLIENT_SPEC}\`; the playground context: appName web, userId u7, sessionId s3; the advanced playground: appName web, userId u0…u${contexts - 1} (${contexts} contexts × 2 environments × ${data.flags.length} flags).`,
+      ...(ceiling
+        ? [
+            "Ceiling: a bare Fastify 5 process (`bench/lib/bare-server.mjs`, plain node) measured in the same rounds with the same client, connections and request bodies, answering each scenario with a body of the size of Flagship's answer (gzip: the same bytes on the wire), a 304 without a body, and for the PUT / create one prepared statement on its own scratch database of the same PostgreSQL that changes a row and inserts its event (durable commit, pool of 10). It computes nothing: `Ceiling / Unleash` is the highest ratio any server answering these requests could reach on this machine, `Flagship / ceiling` how close Flagship is to it.",
+          ]
+        : []),
       ...details,
       ...checks,
     ];
@@ -554,7 +585,10 @@ async function runCase(
   const result: CaseResult = { c, results: new Map(), skipped: [], client: 'autocannon', notes: [] };
   const options = new Map<Side['key'], LoadOptions>();
   const bytes = new Map<Side['key'], number>();
+  /** Flagship's answer (else the first one measured): what the ceiling answers with. */
+  let answer: { bytes: number; encoded: number } | undefined;
   for (const s of sides) {
+    const path = s.key === 'ceiling' ? ceilingPath(c, answer) : c.path;
     if (c.key === 'client-304') {
       // The validator of the representation the load asks for: autocannon sends no Accept-Encoding,
       // fetch would ask for gzip, whose ETag differs (each representation has its own, RFC 9110).
@@ -566,7 +600,7 @@ async function runCase(
     }
     const headers = { authorization: ADMIN_TOKEN, ...(c.headers?.(s) ?? {}) };
     const body = c.body?.(s);
-    const sent = await send(s.admin.base + c.path, c.method, headers, body?.());
+    const sent = await send(s.admin.base + path, c.method, headers, body?.());
     if (!c.expect.includes(sent.status)) {
       const why =
         sent.status === 404 && s.key === 'unleash'
@@ -577,8 +611,9 @@ async function runCase(
       continue;
     }
     bytes.set(s.key, Buffer.byteLength(sent.body));
+    answer ??= { bytes: Buffer.byteLength(sent.body), encoded: sent.encoded };
     options.set(s.key, {
-      url: s.admin.base + c.path,
+      url: s.admin.base + path,
       method: c.method,
       headers,
       body,
@@ -676,11 +711,40 @@ async function send(
   method: string,
   headers: Record<string, string>,
   body: string | undefined,
-): Promise<{ status: number; body: string }> {
+): Promise<{ status: number; body: string; encoded: number }> {
   try {
     const res = await fetch(url, { method, headers, body });
-    return { status: res.status, body: await res.text() };
+    const text = await res.text();
+    // fetch decodes gzip: the bytes on the wire are in Content-Length (pre-compressed answers).
+    const length = Number(res.headers.get('content-length'));
+    return {
+      status: res.status,
+      body: text,
+      encoded: Number.isFinite(length) ? length : Buffer.byteLength(text),
+    };
   } catch (e) {
-    return { status: 0, body: String(e) };
+    return { status: 0, body: String(e), encoded: 0 };
+  }
+}
+
+/**
+ * The bare route that answers like Flagship's answer to this scenario (bare-server.mjs): the same
+ * number of bytes (gzip: the same number on the wire), a bodiless 304, and for the writes one
+ * durable statement that changes a row and records its event. No server that answers these
+ * requests over HTTP on this machine can be faster: the ceiling of the ratio to Unleash.
+ */
+function ceilingPath(c: Case, answer: { bytes: number; encoded: number } | undefined): string {
+  const bytes = answer?.bytes ?? 0;
+  switch (c.key) {
+    case 'client-304':
+      return '/bare/304';
+    case 'client-gzip':
+      return `/bare/gzip/${answer?.encoded ?? 0}`;
+    case 'put':
+      return `/bare/update/${bytes}`;
+    case 'create':
+      return `/bare/create/${bytes}`;
+    default:
+      return `/bare/blob/${bytes}`;
   }
 }

@@ -3,13 +3,13 @@ import { type Child, freePort, ROOT, startChild } from './service.js';
 
 /**
  * Starts the bare Fastify baseline (bare-server.mjs) as a child process: with the tsx loader like
- * `npm start`, or (plain) under node alone.
+ * `npm start`, or (plain) under node alone. `env` (BARE_DATABASE_URL) adds its write routes.
  */
-export async function startBare(plain = false): Promise<Child> {
+export async function startBare(plain = false, env: Record<string, string> = {}): Promise<Child> {
   const port = await freePort();
   return startChild({
     args: plain ? ['bench/lib/bare-server.mjs'] : ['--import', 'tsx', 'bench/lib/bare-server.mjs'],
-    env: { PORT: String(port) },
+    env: { ...env, PORT: String(port) },
     readyPattern: /^Listening on /,
     timeoutMs: 30_000,
     port,
