@@ -134,9 +134,26 @@ export interface NewFlagEnvironment {
 export async function insertFlag(
   db: Kysely<DB>,
   flag: NewFlag,
+  recordedBy?: { name: string; userId: number | null },
 ): Promise<(FlagRow & { environments: NewFlagEnvironment[] }) | undefined> {
   // One statement: the flag, its environment rows and its `initial` stage. The added environments
   // come back with their type and order, so the caller can answer without reading the flag again.
+  // With `recordedBy`, its `feature-created` event too: the data is the flag as eventData (the
+  // service) writes it, createdAt in milliseconds as Date.toISOString gives it; the event's tags
+  // are read by the same statement, which sees none, so only a flag created without tags can be
+  // recorded here.
+  const created = recordedBy
+    ? sql`, recorded AS (${insertEventsFrom(sql`
+        SELECT 1 AS n, 'feature-created' AS type, ${recordedBy.name}::text AS created_by,
+          ${recordedBy.userId}::int AS created_by_user_id, f.name AS feature_name, f.project,
+          NULL::text AS environment,
+          jsonb_build_object('name', f.name, 'description', f.description, 'type', f.type,
+            'project', f.project, 'stale', f.stale,
+            'createdAt', to_char(f.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+            'impressionData', f.impression_data, 'archived', false, 'archivedAt', NULL) AS data,
+          NULL::jsonb AS pre_data
+        FROM flag f`)})`
+    : sql``;
   const { rows } = await sql<Parameters<typeof toFlagRow>[0] & { environments: NewFlagEnvironment[] }>`
     WITH flag AS (
       INSERT INTO features (name, project, type, description, impression_data, created_by_user_id,
@@ -151,7 +168,7 @@ export async function insertFlag(
       JOIN project_environments pe ON pe.project_id = f.project
       RETURNING environment),
     stage AS (
-      INSERT INTO feature_lifecycles (feature_name, stage) SELECT name, 'initial' FROM flag)
+      INSERT INTO feature_lifecycles (feature_name, stage) SELECT name, 'initial' FROM flag)${created}
     SELECT f.*, (
       SELECT coalesce(json_agg(json_build_object('environment', a.environment, 'type', e.type,
         'sortOrder', e.sort_order) ORDER BY e.sort_order, e.name), '[]'::json)

@@ -87,6 +87,33 @@ describe('POST /api/admin/projects/:projectId/features', () => {
     });
   });
 
+  // A create without tags records its event in the flag's own statement, with tags in a
+  // transaction: both must record the flag exactly as the create answered it.
+  it.each([
+    ['without tags or description', undefined, []],
+    ['with a description and tags', 'd', [{ type: 'simple', value: 'team-b' }]],
+  ])('records feature-created %s with the flag as answered', async (_label, description, tags) => {
+    const name = uniqueName();
+    const res = await create({ name, ...(description !== undefined && { description }), tags });
+    expect(res.statusCode).toBe(200);
+    const flag = res.json();
+    const { events } = await a.flagEvents(name);
+    expect(events).toHaveLength(1);
+    expect(events[0]?.data).toEqual({
+      name,
+      description: description ?? null,
+      type: 'release',
+      project: 'default',
+      stale: false,
+      createdAt: flag.createdAt,
+      impressionData: false,
+      archived: false,
+      archivedAt: null,
+    });
+    expect((events[0] as { tags?: unknown } | undefined)?.tags).toEqual(tags);
+    expect((await a.getFlag('default', name)).json().createdAt).toBe(flag.createdAt);
+  });
+
   it('accepts every URL-safe character and 100 characters', async () => {
     for (const name of ["a-b_c.d!e~f*g'h(i)j", 'x'.repeat(100)]) {
       expect((await create({ name })).statusCode).toBe(200);
