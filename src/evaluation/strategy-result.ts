@@ -44,30 +44,31 @@ export function evaluateStrategy(strategy: CompiledStrategy, view: ContextView):
   const segments = strategy.segments.map((segment) => evaluateSegment(segment, view));
   const gates = constraints.every((c) => c.result) && segments.every((s) => s.result);
   const { input, parameters, rule, variants } = strategy;
-  const report = {
+  // One literal per strategy (the playground reports up to 100,000 evaluations): an absent id or
+  // title is an undefined field, which JSON leaves out.
+  const report = (result: StrategyResult['result']): StrategyResult => ({
     name: input.name,
-    ...(input.id === undefined ? {} : { id: input.id }),
-    ...(typeof input.title === 'string' ? { title: input.title } : {}),
+    id: input.id,
+    title: typeof input.title === 'string' ? input.title : undefined,
     disabled: strategy.disabled,
     parameters,
     constraints,
     segments,
-  };
-  if (strategy.disabled) return { ...report, result: { enabled: false, evaluationStatus: 'unevaluated' } };
-  if (rule === 'unknown') {
-    return { ...report, result: { enabled: gates ? 'unknown' : false, evaluationStatus: 'incomplete' } };
-  }
+    result,
+  });
+  if (strategy.disabled) return report({ enabled: false, evaluationStatus: 'unevaluated' });
+  if (rule === 'unknown')
+    return report({ enabled: gates ? 'unknown' : false, evaluationStatus: 'incomplete' });
   // The rule runs only after its gates pass, as in the SDK, so random draws match its order.
   const enabled = gates && rule(view);
-  if (!enabled || variants.length === 0)
-    return { ...report, result: { enabled, evaluationStatus: 'complete' } };
+  if (!enabled || variants.length === 0) return report({ enabled, evaluationStatus: 'complete' });
   const stickiness = variants[0]?.stickiness || parameters.stickiness;
   const chosen = selectVariantDefinition(parameters.groupId, stickiness, variants, view.context, view.random);
-  if (!chosen) return { ...report, result: { enabled, evaluationStatus: 'complete' } };
+  if (!chosen) return report({ enabled, evaluationStatus: 'complete' });
   const variant = {
     name: chosen.name,
     enabled: true as const,
     ...(chosen.payload === undefined ? {} : { payload: chosen.payload }),
   };
-  return { ...report, result: { enabled, evaluationStatus: 'complete', variant, variants } };
+  return report({ enabled, evaluationStatus: 'complete', variant, variants });
 }

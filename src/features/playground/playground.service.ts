@@ -49,8 +49,17 @@ function strategyReport(strategy: StrategyResult, project: string, flag: string,
   };
 }
 
-/** The engine's answer plus what the playground reports around it (docs/evaluation.md §12). */
-function report(evaluation: FlagEvaluation, project: string, environment: string) {
+/**
+ * The engine's answer plus what the playground reports around it (docs/evaluation.md §12), with
+ * `extra`'s fields last: one object literal per answer (a spread or added keys afterwards would
+ * copy it or change its shape, for each of up to 100,000 answers).
+ */
+function report<E extends object>(
+  evaluation: FlagEvaluation,
+  project: string,
+  environment: string,
+  extra: E,
+) {
   return {
     name: evaluation.name,
     projectId: project,
@@ -64,6 +73,7 @@ function report(evaluation: FlagEvaluation, project: string, environment: string
     variant: evaluation.variant,
     feature_enabled: evaluation.isEnabled,
     variants: evaluation.variants,
+    ...extra,
   };
 }
 
@@ -78,7 +88,9 @@ function evaluateEnvironment(
   const results = [];
   for (const evaluation of evaluateAll(snapshot, context, { now, random: Math.random })) {
     const project = config.flag(evaluation.name)?.project ?? 'default';
-    if (wanted(project)) results.push(report(evaluation, project, environment));
+    if (wanted(project)) {
+      results.push(report(evaluation, project, environment, { featureEnabled: evaluation.isEnabled }));
+    }
   }
   return results;
 }
@@ -91,7 +103,7 @@ export function runPlayground(config: Configuration, input: PlaygroundInput, now
     input.context as EvaluationContext,
     projectFilter(input.projects),
     now,
-  ).map((f) => ({ ...f, featureEnabled: f.isEnabled }));
+  );
   return { input, features };
 }
 
@@ -158,16 +170,12 @@ export function* advancedPlaygroundJson(plan: ReturnType<typeof planAdvancedPlay
   for (const [i, flag] of flags.entries()) {
     const environments: Record<string, unknown[]> = {};
     for (const { environment, compiled } of snapshots) {
-      environments[environment] = contexts.map((context) => {
-        const entry: Record<string, unknown> = report(
-          evaluateFlag(compiled, flag.name, context, env) as FlagEvaluation,
-          flag.project,
+      environments[environment] = contexts.map((context) =>
+        report(evaluateFlag(compiled, flag.name, context, env) as FlagEvaluation, flag.project, environment, {
           environment,
-        );
-        entry.environment = environment;
-        entry.context = context;
-        return entry;
-      });
+          context,
+        }),
+      );
     }
     yield `${i === 0 ? '' : ','}${JSON.stringify({ name: flag.name, projectId: flag.project, environments })}`;
   }
