@@ -77,10 +77,11 @@ function variantResult(
   featureEnabled: boolean,
   payload?: VariantDefinition['payload'],
 ): VariantResult {
+  // An absent payload is an undefined field (left out of JSON): one shape, no spread.
   return {
     name,
     enabled,
-    ...(payload === undefined ? {} : { payload }),
+    payload,
     feature_enabled: featureEnabled,
     featureEnabled,
   };

@@ -27,7 +27,7 @@ function evaluateSegment(segment: CompiledSegment | MissingSegment, view: Contex
   const constraints = segment.constraints.map((c) => constraintResult(c, view));
   return {
     id: segment.id,
-    ...(segment.name === undefined ? {} : { name: segment.name }),
+    name: segment.name,
     result: constraints.every((c) => c.result),
     constraints,
   };
@@ -68,7 +68,7 @@ export function evaluateStrategy(strategy: CompiledStrategy, view: ContextView):
   const variant = {
     name: chosen.name,
     enabled: true as const,
-    ...(chosen.payload === undefined ? {} : { payload: chosen.payload }),
+    payload: chosen.payload,
   };
   return report({ enabled, evaluationStatus: 'complete', variant, variants });
 }
