@@ -1,5 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import { LRUCache } from 'lru-cache';
+import { SharedRead } from './shared-read.js';
 
 /**
  * Admin reads served from memory while nothing they show has changed (docs/adr/0009).
@@ -27,19 +28,22 @@ import { LRUCache } from 'lru-cache';
  */
 export class ReadCache implements Reads {
   private readonly entries: LRUCache<string, Entry>;
-  private running: Promise<string> | undefined;
-  private next: Promise<string> | undefined;
-  /** The probe started in the current synchronous run, if any (cleared before other I/O runs). */
-  private fresh: Promise<string> | undefined;
+  private readonly probes: SharedRead<string>;
   private readonly verify: boolean;
   /** The version each scope's reads use: the first probed for the scope (see `of`). */
   private readonly scopes = new WeakMap<object, Promise<string>>();
-  readonly stats = { hits: 0, misses: 0, probes: 0 };
+  private readonly counts = { hits: 0, misses: 0 };
+
+  /** Hits, misses and version probes so far (diagnostics, tests). */
+  get stats() {
+    return { ...this.counts, probes: this.probes.count };
+  }
 
   constructor(
-    private readonly probe: () => Promise<string>,
+    probe: () => Promise<string>,
     options: { max?: number; maxBytes?: number; verify?: boolean } = {},
   ) {
+    this.probes = new SharedRead(probe);
     // Entries count their size (`read`'s `bytes`, else 1 KB) against a budget as well as a number.
     this.entries = new LRUCache({
       max: options.max ?? 5000,
@@ -79,36 +83,7 @@ export class ReadCache implements Reads {
   }
 
   private probeAfterNow(): Promise<string> {
-    // A probe started in this same synchronous run (reads started together) is after us too.
-    if (this.fresh) return this.fresh;
-    if (!this.running) return this.start();
-    // The running probe may have started before this read arrived: wait for the one after it.
-    // If the running one fails (the database away), so do the reads waiting behind it: they
-    // answer 503 after one connection timeout, not after two.
-    this.next ??= this.running.then(
-      () => {
-        this.next = undefined;
-        return this.start();
-      },
-      (error: unknown) => {
-        this.next = undefined;
-        throw error;
-      },
-    );
-    return this.next;
-  }
-
-  private start(): Promise<string> {
-    this.stats.probes += 1;
-    const running = this.probe().finally(() => {
-      if (this.running === running) this.running = undefined;
-    });
-    this.running = running;
-    this.fresh = running;
-    queueMicrotask(() => {
-      if (this.fresh === running) this.fresh = undefined;
-    });
-    return running;
+    return this.probes.after();
   }
 
   /**
@@ -153,7 +128,7 @@ export class ReadCache implements Reads {
     const version = await versionOf();
     const entry = this.entries.get(key);
     if (entry && entry.version === version && entry.from <= now && now <= entry.until) {
-      this.stats.hits += 1;
+      this.counts.hits += 1;
       if (this.verify) {
         const fresh = await build();
         if (!isDeepStrictEqual(fresh.value, entry.value)) {
@@ -162,7 +137,7 @@ export class ReadCache implements Reads {
       }
       return entry as Timed<T>;
     }
-    this.stats.misses += 1;
+    this.counts.misses += 1;
     const built = await build();
     if (this.verify) deepFreeze(built.value);
     const bytes = Math.max(1, options.bytes?.(built.value) ?? 1024);

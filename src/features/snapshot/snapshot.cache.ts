@@ -1,5 +1,6 @@
 import { type CompiledSnapshot, compileSnapshot, type SnapshotInput } from '../../evaluation/index.js';
 import type { Database } from '../../platform/db/index.js';
+import { SharedRead } from '../../platform/shared-read.js';
 import {
   applyChange,
   environmentInput,
@@ -136,14 +137,19 @@ export class ConfigurationCache implements ConfigurationSource {
   /** Called with each configuration read (client-delta keeps its change ring from them). */
   private readonly listeners = new Set<(next: Configuration) => void>();
 
-  /** The newest revision in the database (kept while nothing was written, on PGlite). */
+  /**
+   * The newest revision in the database, from a read that started after the call (kept while
+   * nothing was written, on PGlite).
+   */
   private readonly latest: () => Promise<number>;
 
   constructor(
     private readonly database: Database,
     private readonly pollMs = 1000,
   ) {
-    this.latest = database.keepUntilWrite(() => latestRevision(database.db));
+    // Shared: playground requests arriving together check the revision with one query between them.
+    const latest = new SharedRead(database.keepUntilWrite(() => latestRevision(database.db)));
+    this.latest = () => latest.after();
   }
 
   async start(): Promise<void> {
