@@ -36,7 +36,8 @@ export const playgroundRoutes = (deps: Deps, configuration: ConfigurationCache) 
         // (the stored data carries no others: writes keep only declared fields), and JSON.stringify
         // gives one flat string, where the schema's serialiser built a deep concatenation that Node
         // then flattened to count its bytes (13 % of the CPU of a playground load, bench/RESULTS.md).
-        // The response schema documents the shape.
+        // A large answer leaves as bytes (platform/http/large-bodies.ts). The response schema
+        // documents the shape.
         const answer = runPlayground(config, request.body, deps.now());
         return reply.type('application/json; charset=utf-8').send(JSON.stringify(answer) as never);
       },
@@ -60,6 +61,7 @@ export const playgroundRoutes = (deps: Deps, configuration: ConfigurationCache) 
         const config = await configuration.get({ fresh: true });
         const plan = planAdvancedPlayground(config, request.body, deps.config.PLAYGROUND_EVALUATION_LIMIT);
         // Streamed JSON text (see advancedPlaygroundJson); the response schema documents its shape.
+        // (Its pieces, ~75 KB each, are written as strings: as bytes no faster, bench/RESULTS.md.)
         const body = Readable.from(advancedPlaygroundJson(plan, deps.now()));
         return reply.type('application/json; charset=utf-8').send(body as never);
       },

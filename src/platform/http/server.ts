@@ -3,6 +3,7 @@ import Fastify, { LogController } from 'fastify';
 import { type Config, trustProxy } from '../../config.js';
 import { acceptEmptyBodies } from './empty-body.js';
 import { clientErrorResponse, frameworkErrorBody, registerErrorHandling } from './error-handler.js';
+import { registerLargeBodies } from './large-bodies.js';
 import { ErrorSchema } from './schemas.js';
 import { logRedaction, registerSecurityHeaders, securityHeaders } from './security-headers.js';
 import { lazySerializers } from './serialization.js';
@@ -61,5 +62,6 @@ export function createServer(config: Config) {
   app.addSchema(ErrorSchema);
   // Before any hook that can refuse the request: 401s and 404s carry them too.
   registerSecurityHeaders(app, { hsts });
+  registerLargeBodies(app);
   return app;
 }
