@@ -716,11 +716,12 @@ async function send(
     const res = await fetch(url, { method, headers, body });
     const text = await res.text();
     // fetch decodes gzip: the bytes on the wire are in Content-Length (pre-compressed answers).
-    const length = Number(res.headers.get('content-length'));
+    // A streamed answer has none: then its decoded length.
+    const length = res.headers.get('content-length');
     return {
       status: res.status,
       body: text,
-      encoded: Number.isFinite(length) ? length : Buffer.byteLength(text),
+      encoded: length === null ? Buffer.byteLength(text) : Number(length),
     };
   } catch (e) {
     return { status: 0, body: String(e), encoded: 0 };

@@ -114,7 +114,7 @@ export async function createFlag(deps: Deps, projectId: string, input: CreateFla
   const project = tags.length === 0 ? await findActiveProject(db, projectId, false) : undefined;
   if (project && project.featureLimit === null) {
     checkNaming(project, input.name);
-    const flag = await insertNewFlag(db, values, by);
+    const flag = await singleStatement(db, (db) => insertNewFlag(db, values, by));
     return newFlag(flag, [], { id: by.userId, name: by.name });
   }
   return transaction(db, async (tx) => {
