@@ -81,11 +81,7 @@ export async function checkLimit(tx: Db, project: ProjectForFlags) {
  * `feature-created` (a flag without tags: see insertFlag).
  */
 export async function insertNewFlag(tx: Db, flag: NewFlag, recordedBy?: Principal) {
-  const inserted = await insertFlag(
-    tx,
-    flag,
-    recordedBy && { name: recordedBy.name, userId: recordedBy.userId },
-  );
+  const inserted = await insertFlag(tx, flag, recordedBy);
   if (inserted) return inserted;
   const existing = await findFlagArchivedState(tx, flag.name);
   throw nameExists(
@@ -113,7 +109,7 @@ export async function createFlag(deps: Deps, projectId: string, input: CreateFla
   // transaction to open and commit around them (3 round trips to the database instead of 6).
   const project = tags.length === 0 ? await findActiveProject(db, projectId, false) : undefined;
   if (project && project.featureLimit === null) {
-    checkNaming(project, input.name);
+    await admitNewFlag(db, project, projectId, input.name);
     const flag = await singleStatement(db, (db) => insertNewFlag(db, values, by));
     return newFlag(flag, [], { id: by.userId, name: by.name });
   }
