@@ -38,7 +38,15 @@ export function evaluateAll(
   return [...snapshot.flags.values()].map((flag) => evaluateCompiled(snapshot, flag, view));
 }
 
-function evaluateCompiled(snapshot: CompiledSnapshot, flag: CompiledFlag, view: ContextView): FlagEvaluation {
+/**
+ * Evaluates one compiled flag of the snapshot for a context prepared once (`prepareContext`), for
+ * callers that evaluate many flags per context. `strategies.data[i]` reports `flag.strategies[i]`.
+ */
+export function evaluateCompiled(
+  snapshot: CompiledSnapshot,
+  flag: CompiledFlag,
+  view: ContextView,
+): FlagEvaluation {
   const data = flag.strategies.map((strategy) => evaluateStrategy(strategy, view));
   const result = aggregate(data, flag.enabled);
   const hasUnsatisfiedDependency = !flag.dependencies.every((d) => dependencySatisfied(snapshot, d, view));

@@ -1,8 +1,9 @@
 // The pure evaluation engine (ADR 0002): compile a snapshot once, evaluate it for many contexts.
 // Its rules are docs/evaluation.md; a bare §N in this directory is a section of that file.
-export type { CompiledSnapshot } from './compile.js';
+export type { CompiledFlag, CompiledSnapshot, CompiledStrategy } from './compile.js';
 export { compileSnapshot } from './compile.js';
 export { OPERATORS, type Operator } from './constraints.js';
+export { type ContextView, prepareContext } from './context.js';
 export { type Decision, decideFlag } from './decide.js';
-export { evaluateAll, evaluateFlag } from './evaluate.js';
+export { evaluateAll, evaluateCompiled, evaluateFlag } from './evaluate.js';
 export type * from './types.js';

@@ -1,13 +1,16 @@
 import {
+  type CompiledFlag,
   type EvaluationContext,
   evaluateAll,
-  evaluateFlag,
+  evaluateCompiled,
   type FlagEvaluation,
+  prepareContext,
   type StrategyResult,
 } from '../../evaluation/index.js';
 import { invalid } from '../../platform/http/errors.js';
 import type { Configuration } from '../snapshot/index.js';
 import type { AdvancedPlaygroundInput, PlaygroundContext, PlaygroundInput } from './playground.schemas.js';
+import { reportJson } from './report-json.js';
 
 type Projects = PlaygroundInput['projects'];
 
@@ -54,7 +57,7 @@ function strategyReport(strategy: StrategyResult, project: string, flag: string,
  * `extra`'s fields last: one object literal per answer (a spread or added keys afterwards would
  * copy it or change its shape, for each of up to 100,000 answers).
  */
-function report<E extends object>(
+export function report<E extends object>(
   evaluation: FlagEvaluation,
   project: string,
   environment: string,
@@ -157,27 +160,36 @@ export function planAdvancedPlayground(config: Configuration, input: AdvancedPla
 
 /**
  * The response as JSON text, one flag at a time: a 100,000-evaluation answer is never held in
- * memory whole, and the first bytes leave before the last flag is evaluated.
+ * memory whole, and the first bytes leave before the last flag is evaluated. Each report is written
+ * by `reportJson`, the text `report` would give; each context is prepared once for all flags.
  */
 export function* advancedPlaygroundJson(plan: ReturnType<typeof planAdvancedPlayground>, now: Date) {
   const { config, input, flags, contexts } = plan;
   yield `{"input":${JSON.stringify(input)},"features":[`;
-  const snapshots = input.environments.map((environment) => ({
+  const env = { now, random: Math.random };
+  // The keys of `environments` in the order (and with the collapsing of repeats) of an object
+  // built by assigning them one by one.
+  const environments = Object.keys(Object.fromEntries(input.environments.map((e) => [e, true])));
+  const snapshots = environments.map((environment) => ({
     environment,
     compiled: config.environment(environment).compiled,
+    contexts: contexts.map((context) => ({
+      view: prepareContext(context, env),
+      fields: `,"environment":${JSON.stringify(environment)},"context":${JSON.stringify(context)}`,
+    })),
   }));
-  const env = { now, random: Math.random };
   for (const [i, flag] of flags.entries()) {
-    const environments: Record<string, unknown[]> = {};
-    for (const { environment, compiled } of snapshots) {
-      environments[environment] = contexts.map((context) =>
-        report(evaluateFlag(compiled, flag.name, context, env) as FlagEvaluation, flag.project, environment, {
-          environment,
-          context,
-        }),
-      );
+    let text = `${i === 0 ? '' : ','}{"name":${JSON.stringify(flag.name)},"projectId":${JSON.stringify(flag.project)},"environments":{`;
+    for (const [e, { environment, compiled, contexts }] of snapshots.entries()) {
+      const compiledFlag = compiled.flags.get(flag.name) as CompiledFlag;
+      text += `${e === 0 ? '' : ','}${JSON.stringify(environment)}:[`;
+      for (const [c, { view, fields }] of contexts.entries()) {
+        const evaluation = evaluateCompiled(compiled, compiledFlag, view);
+        text += `${c === 0 ? '' : ','}${reportJson(evaluation, compiledFlag, flag.project, environment, fields)}`;
+      }
+      text += ']';
     }
-    yield `${i === 0 ? '' : ','}${JSON.stringify({ name: flag.name, projectId: flag.project, environments })}`;
+    yield `${text}}}`;
   }
   yield `],"warnings":${JSON.stringify({ invalidContextProperties: plan.warnings })}}`;
 }

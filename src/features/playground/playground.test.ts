@@ -293,6 +293,81 @@ describe('POST /api/admin/playground/advanced', () => {
     ).toBe(true);
   });
 
+  it('reports each flag, environment and context exactly as the single playground does', async () => {
+    // The advanced answer is written from pre-serialised pieces (report-json.ts): its text must be
+    // the single playground's report for the same environment and context, field for field and in
+    // the same order, plus `environment` and `context` in place of `featureEnabled`.
+    const rich = uniqueName('rich');
+    await a.createFlag(project, { name: rich });
+    await sql.enable(rich, 'development');
+    const strategies = `/api/admin/projects/${project}/features/${rich}/environments/development/strategies`;
+    const variants = [
+      {
+        name: 'v1',
+        weight: 500,
+        weightType: 'variable',
+        stickiness: 'default',
+        payload: { type: 'json', value: '{"a":1}' },
+      },
+      { name: 'v2', weight: 500, weightType: 'variable', stickiness: 'default' },
+    ];
+    const bodies = [
+      {
+        name: 'flexibleRollout',
+        title: 'Old',
+        disabled: true,
+        parameters: { rollout: '100', stickiness: 'default', groupId: rich },
+      },
+      {
+        name: 'flexibleRollout',
+        title: '',
+        parameters: { rollout: '100', stickiness: 'default', groupId: rich },
+        constraints: [
+          { contextName: 'userId', operator: 'IN', values: ['U1'], caseInsensitive: true },
+          { contextName: 'region', operator: 'STR_CONTAINS', values: ['e"u'], inverted: true },
+          { contextName: 'version', operator: 'SEMVER_GT', value: '1.0.0' },
+        ],
+        segments: [segmentId],
+        variants,
+      },
+      {
+        name: 'applicationHostname',
+        parameters: { hostNames: 'hü' },
+        constraints: [{ contextName: 'appName', operator: 'IN', values: ['web'] }],
+      },
+      { name: 'userWithId', parameters: { userIds: 'u2' } },
+    ];
+    for (const body of bodies) {
+      const added = await t.send('POST', strategies, body);
+      expect(added.statusCode, added.body).toBe(200);
+    }
+    await sql.setVariants(rich, 'development', variants);
+    const context = { appName: 'web', userId: 'u1,u2', properties: { region: 'eu,e"u', version: '2.0.0' } };
+    const res = await advanced({ environments: ['development', 'production'], projects: [project], context });
+    expect(res.statusCode).toBe(200);
+    const body = res.json();
+    expect(JSON.stringify(body)).toBe(res.body);
+    let compared = 0;
+    for (const feature of body.features) {
+      for (const [environment, entries] of Object.entries(
+        feature.environments as Record<string, { context: Record<string, string> }[]>,
+      )) {
+        for (const entry of entries) {
+          const single = await playground({ environment, projects: [project], context: entry.context });
+          const { featureEnabled, ...report } = byName(single.json().features, feature.name);
+          expect(featureEnabled).toBe(report.isEnabled);
+          expect(JSON.stringify(entry)).toBe(
+            JSON.stringify({ ...report, environment, context: entry.context }),
+          );
+          compared++;
+        }
+      }
+    }
+    expect(compared).toBe(body.features.length * 2 * 4);
+    const richDev = byName(body.features, rich).environments.development;
+    expect(new Set(richDev.map((e: { isEnabled: boolean }) => e.isEnabled))).toEqual(new Set([true, false]));
+  });
+
   it('refuses more evaluations than the limit, naming the total, the limit and the factors', async () => {
     const res = await advanced({
       environments: ['development', 'production'],
