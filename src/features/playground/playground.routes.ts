@@ -9,7 +9,7 @@ import {
   PlaygroundBody,
   PlaygroundResponse,
 } from './playground.schemas.js';
-import { advancedPlaygroundJson, planAdvancedPlayground, runPlayground } from './playground.service.js';
+import { advancedPlaygroundJson, planAdvancedPlayground, playgroundJson } from './playground.service.js';
 
 export const playgroundRoutes = (deps: Deps, configuration: ConfigurationCache) =>
   routes(async (app) => {
@@ -32,14 +32,14 @@ export const playgroundRoutes = (deps: Deps, configuration: ConfigurationCache) 
         reply.header('Deprecation', 'true');
         // The admin playground reads its own writes: check the revision first.
         const config = await configuration.get({ fresh: true });
-        // JSON text made here, as the advanced playground does: `report` builds the declared fields
-        // (the stored data carries no others: writes keep only declared fields), and JSON.stringify
-        // gives one flat string, where the schema's serialiser built a deep concatenation that Node
-        // then flattened to count its bytes (13 % of the CPU of a playground load, bench/RESULTS.md).
-        // A large answer leaves as bytes (platform/http/large-bodies.ts). The response schema
-        // documents the shape.
-        const answer = runPlayground(config, request.body, deps.now());
-        return reply.type('application/json; charset=utf-8').send(JSON.stringify(answer) as never);
+        // JSON text made by the service (playgroundJson), as the advanced playground's: each report
+        // from text kept per compiled strategy (report-json.ts), where the schema's serialiser built
+        // a deep concatenation that Node then flattened to count its bytes (13 % of the CPU of a
+        // playground load, bench/RESULTS.md). The stored data carries no undeclared fields (writes
+        // keep only declared ones). A large answer leaves as bytes (platform/http/large-bodies.ts).
+        // The response schema documents the shape.
+        const answer = playgroundJson(config, request.body, deps.now());
+        return reply.type('application/json; charset=utf-8').send(answer as never);
       },
     );
 

@@ -1,11 +1,8 @@
 import {
   type CompiledFlag,
   type EvaluationContext,
-  evaluateAll,
   evaluateCompiled,
-  type FlagEvaluation,
   prepareContext,
-  type StrategyResult,
 } from '../../evaluation/index.js';
 import { invalid } from '../../platform/http/errors.js';
 import type { Configuration } from '../snapshot/index.js';
@@ -21,93 +18,23 @@ function projectFilter(projects: Projects): (project: string) => boolean {
   return (project) => wanted.has(project);
 }
 
-const hasNames = (segments: StrategyResult['segments']) => segments.every((s) => s.name !== undefined);
-
 /**
- * A strategy as the playground reports it. Built for every (flag, context) pair, up to 100,000 per
- * request: the engine's constraint and segment results are passed through as they are (no copies),
- * only a segment missing from the snapshot gets a name.
+ * POST /api/admin/playground: every matching flag in one environment for one context, as JSON
+ * text (`{input, features}`), each report written by `reportJson`.
  */
-function strategyReport(strategy: StrategyResult, project: string, flag: string, environment: string) {
-  const id = strategy.id ?? '';
-  return {
-    name: strategy.name,
-    id,
-    title: strategy.title || undefined,
-    disabled: strategy.disabled,
-    parameters: strategy.parameters,
-    result: strategy.result,
-    constraints: strategy.constraints,
-    segments: hasNames(strategy.segments)
-      ? strategy.segments
-      : strategy.segments.map((s) => ({
-          id: s.id,
-          name: s.name ?? String(s.id),
-          result: s.result,
-          constraints: s.constraints,
-        })),
-    links: {
-      edit: `/projects/${project}/features/${flag}/strategies/edit?environmentId=${environment}&strategyId=${id}`,
-    },
-  };
-}
-
-/**
- * The engine's answer plus what the playground reports around it (docs/evaluation.md §12), with
- * `extra`'s fields last: one object literal per answer (a spread or added keys afterwards would
- * copy it or change its shape, for each of up to 100,000 answers).
- */
-export function report<E extends object>(
-  evaluation: FlagEvaluation,
-  project: string,
-  environment: string,
-  extra: E,
-) {
-  return {
-    name: evaluation.name,
-    projectId: project,
-    strategies: {
-      result: evaluation.strategies.result,
-      data: evaluation.strategies.data.map((s) => strategyReport(s, project, evaluation.name, environment)),
-    },
-    hasUnsatisfiedDependency: evaluation.hasUnsatisfiedDependency,
-    isEnabledInCurrentEnvironment: evaluation.isEnabledInCurrentEnvironment,
-    isEnabled: evaluation.isEnabled,
-    variant: evaluation.variant,
-    feature_enabled: evaluation.isEnabled,
-    variants: evaluation.variants,
-    ...extra,
-  };
-}
-
-function evaluateEnvironment(
-  config: Configuration,
-  environment: string,
-  context: EvaluationContext,
-  wanted: (project: string) => boolean,
-  now: Date,
-) {
-  const snapshot = config.environment(environment).compiled;
-  const results = [];
-  for (const evaluation of evaluateAll(snapshot, context, { now, random: Math.random })) {
-    const project = config.flag(evaluation.name)?.project ?? 'default';
-    if (wanted(project)) {
-      results.push(report(evaluation, project, environment, { featureEnabled: evaluation.isEnabled }));
-    }
+export function playgroundJson(config: Configuration, input: PlaygroundInput, now: Date): string {
+  const wanted = projectFilter(input.projects);
+  const compiled = config.environment(input.environment).compiled;
+  const view = prepareContext(input.context as EvaluationContext, { now, random: Math.random });
+  let features = '';
+  for (const flag of compiled.flags.values()) {
+    const project = config.flag(flag.name)?.project ?? 'default';
+    if (!wanted(project)) continue;
+    const evaluation = evaluateCompiled(compiled, flag, view);
+    const extra = `,"featureEnabled":${evaluation.isEnabled}`;
+    features += `${features === '' ? '' : ','}${reportJson(evaluation, flag, project, input.environment, extra)}`;
   }
-  return results;
-}
-
-/** POST /api/admin/playground: every matching flag in one environment for one context. */
-export function runPlayground(config: Configuration, input: PlaygroundInput, now: Date) {
-  const features = evaluateEnvironment(
-    config,
-    input.environment,
-    input.context as EvaluationContext,
-    projectFilter(input.projects),
-    now,
-  );
-  return { input, features };
+  return `{"input":${JSON.stringify(input)},"features":[${features}]}`;
 }
 
 /**
