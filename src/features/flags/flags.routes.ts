@@ -35,7 +35,7 @@ export const flagRoutes = (deps: Deps, reads: ReadCache) =>
     app.post(
       '/api/admin/projects/:projectId/features',
       {
-        config: { permission: 'CREATE_FEATURE' },
+        config: { permission: 'CREATE_FEATURE', maintenance: 'handler' },
         schema: {
           tags: ['Features'],
           operationId: 'createFeature',
@@ -82,7 +82,7 @@ export const flagRoutes = (deps: Deps, reads: ReadCache) =>
     app.put(
       '/api/admin/projects/:projectId/features/:featureName',
       {
-        config: { permission: 'UPDATE_FEATURE' },
+        config: { permission: 'UPDATE_FEATURE', maintenance: 'handler' },
         schema: {
           tags: ['Features'],
           operationId: 'updateFeature',

@@ -6,6 +6,7 @@ import { checkIfMatch, etagOf } from '../../platform/http/etag.js';
 import type { Reads } from '../../platform/read-cache.js';
 import { fullMatch } from '../../platform/regex.js';
 import { appendEvent, appendEvents } from '../events/index.js';
+import { maintenanceError, refuseInMaintenance } from '../maintenance/index.js';
 import { tagNewFlag } from '../tags/index.js';
 import { hasChildren } from './archive.store.js';
 import { favoriteFlags } from './favorites.service.js';
@@ -77,11 +78,12 @@ export async function checkLimit(tx: Db, project: ProjectForFlags) {
 
 /**
  * Inserts a flag; a name taken by any flag, archived or not, is a 409 (the primary key decides,
- * the lookup only words the message). With `recordedBy`, the same statement records
+ * the lookup only words the message); in maintenance mode, the 503 (see insertFlag). With `recordedBy`, the same statement records
  * `feature-created` (a flag without tags: see insertFlag).
  */
 export async function insertNewFlag(tx: Db, flag: NewFlag, recordedBy?: Principal) {
-  const inserted = await insertFlag(tx, flag, recordedBy);
+  const { flag: inserted, maintenance } = await insertFlag(tx, flag, recordedBy);
+  if (maintenance) throw maintenanceError();
   if (inserted) return inserted;
   const existing = await findFlagArchivedState(tx, flag.name);
   throw nameExists(
@@ -189,6 +191,7 @@ export function notInProject(name: string, projectId: string, actualProject: str
 /**
  * Partial update: only the properties sent change. `archived` moves the flag into or out of the
  * archive. Each kind of change records its own event, all in the transaction of the change.
+ * Refuses in maintenance mode itself (its routes skip the guard's read: `maintenance: 'handler'`).
  */
 export async function updateFlagMetadata(
   deps: Deps,
@@ -204,13 +207,15 @@ export async function updateFlagMetadata(
   // Nearly every PUT: no If-Match, no archive change. The change and its events are one statement.
   if (typeof change !== 'function' && ifMatch === undefined && change.archived === undefined) {
     const db = deps.database.db;
-    const changed = await singleStatement(db, (db) =>
+    const { updated, maintenance } = await singleStatement(db, (db) =>
       updateFlagRecorded(db, name, projectId, flagChange(change), by),
     );
-    if (!changed) throw notInProject(name, projectId, (await findFlagArchivedState(db, name))?.project);
+    if (maintenance) throw maintenanceError();
+    if (!updated) throw notInProject(name, projectId, (await findFlagArchivedState(db, name))?.project);
     return readFlag(db, name);
   }
   await transaction(deps.database.db, async (tx) => {
+    await refuseInMaintenance(tx);
     const before = await lockFlag(tx, name);
     if (!before || before.project !== projectId) throw notInProject(name, projectId, before?.project);
     // After the lock: a writer holding the same ETag that committed first has changed the view.

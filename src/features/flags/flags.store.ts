@@ -2,6 +2,7 @@ import { type Kysely, sql } from 'kysely';
 import { jsonArrayFrom, jsonObjectFrom } from 'kysely/helpers/postgres';
 import type { DB } from '../../platform/db/schema.js';
 import { insertEventsFrom } from '../events/index.js';
+import { maintenanceIsOn } from '../maintenance/index.js';
 import { STRATEGY_COLUMNS, strategySegmentIds } from '../strategies/index.js';
 
 export interface ProjectForFlags {
@@ -135,8 +136,9 @@ export async function insertFlag(
   db: Kysely<DB>,
   flag: NewFlag,
   recordedBy?: { name: string; userId: number | null },
-): Promise<(FlagRow & { environments: NewFlagEnvironment[] }) | undefined> {
-  // One statement: the flag, its environment rows and its `initial` stage. The added environments
+): Promise<{ flag: (FlagRow & { environments: NewFlagEnvironment[] }) | undefined; maintenance: boolean }> {
+  // One statement: the flag, its environment rows and its `initial` stage, unless maintenance mode
+  // is on (the answer says so: the create route skips the guard's read, `maintenance: 'handler'`). The added environments
   // come back with their type and order, so the caller can answer without reading the flag again.
   // With `recordedBy`, its `feature-created` event too: the data is the flag as eventData (the
   // service) writes it, createdAt in milliseconds as Date.toISOString gives it; the event's tags
@@ -154,12 +156,16 @@ export async function insertFlag(
           NULL::jsonb AS pre_data
         FROM flag f`)})`
     : sql``;
-  const { rows } = await sql<Parameters<typeof toFlagRow>[0] & { environments: NewFlagEnvironment[] }>`
-    WITH flag AS (
+  const { rows } = await sql<
+    Parameters<typeof toFlagRow>[0] & { environments: NewFlagEnvironment[]; maintenance: boolean }
+  >`
+    WITH mode AS (SELECT ${maintenanceIsOn()} AS maintenance),
+    flag AS (
       INSERT INTO features (name, project, type, description, impression_data, created_by_user_id,
         created_by_name)
-      VALUES (${flag.name}, ${flag.project}, ${flag.type}, ${flag.description}, ${flag.impressionData},
-        ${flag.createdByUserId}, ${flag.createdByName})
+      SELECT ${flag.name}::text, ${flag.project}::text, ${flag.type}::text, ${flag.description}::text,
+        ${flag.impressionData}::boolean, ${flag.createdByUserId}::int, ${flag.createdByName}::text
+      WHERE NOT (SELECT maintenance FROM mode)
       ON CONFLICT (name) DO NOTHING
       RETURNING name, project, type, description, stale, impression_data, created_at, archived_at),
     added AS (
@@ -169,14 +175,15 @@ export async function insertFlag(
       RETURNING environment),
     stage AS (
       INSERT INTO feature_lifecycles (feature_name, stage) SELECT name, 'initial' FROM flag)${created}
-    SELECT f.*, (
+    SELECT m.maintenance, f.*, (
       SELECT coalesce(json_agg(json_build_object('environment', a.environment, 'type', e.type,
         'sortOrder', e.sort_order) ORDER BY e.sort_order, e.name), '[]'::json)
       FROM added a JOIN environments e ON e.name = a.environment) AS environments
-    FROM flag f`.execute(db);
+    FROM mode m LEFT JOIN flag f ON true`.execute(db);
   const row = rows[0];
-  if (!row) return undefined;
-  return { ...toFlagRow(row), environments: row.environments };
+  const maintenance = row?.maintenance ?? false;
+  if (!row || row.name === null) return { flag: undefined, maintenance };
+  return { flag: { ...toFlagRow(row), environments: row.environments }, maintenance };
 }
 
 export async function findFlagArchivedState(db: Kysely<DB>, name: string) {
@@ -259,8 +266,8 @@ export interface FlagChange {
  * `feature-metadata-updated` (unless the metadata is the same) and `feature-stale-on/off` when
  * staleness flips, as updateFlagMetadata records them. Run alone (singleStatement), the flag's
  * row lock is held only while the statement runs and commits: writers to one flag queue for less.
- * The row is locked first (THE LOCK ORDER, see lockFlag). False when no flag of that name is in
- * the project (nothing changed).
+ * The row is locked first (THE LOCK ORDER, see lockFlag). `updated` is false when no flag of that
+ * name is in the project or maintenance mode is on (`maintenance`): nothing changed.
  */
 export async function updateFlagRecorded(
   db: Kysely<DB>,
@@ -268,7 +275,7 @@ export async function updateFlagRecorded(
   projectId: string,
   change: FlagChange,
   by: { name: string; userId: number | null },
-): Promise<boolean> {
+): Promise<{ updated: boolean; maintenance: boolean }> {
   const given = (value: unknown) => value !== undefined;
   const metadata = (prefix: '' | 'old_') =>
     sql`jsonb_build_object('name', u.name, 'project', u.project, 'description', ${sql.ref(`u.${prefix}description`)},
@@ -283,10 +290,11 @@ export async function updateFlagRecorded(
       ${by.userId}::int, u.name, u.project, NULL::text,
       jsonb_build_object('stale', u.stale), jsonb_build_object('stale', u.old_stale)
     FROM upd u WHERE u.stale IS DISTINCT FROM u.old_stale`;
-  const { rows } = await sql<{ updated: number }>`
-    WITH old AS (
+  const { rows } = await sql<{ updated: number; maintenance: boolean }>`
+    WITH mode AS (SELECT ${maintenanceIsOn()} AS maintenance),
+    old AS (
       SELECT name, type, description, stale, impression_data FROM features
-      WHERE name = ${name} AND project = ${projectId} FOR UPDATE),
+      WHERE name = ${name} AND project = ${projectId} AND NOT (SELECT maintenance FROM mode) FOR UPDATE),
     upd AS (
       UPDATE features AS f SET
         type = CASE WHEN ${given(change.type)} THEN ${change.type ?? null}::text ELSE old.type END,
@@ -299,8 +307,8 @@ export async function updateFlagRecorded(
         old.type AS old_type, old.description AS old_description, old.stale AS old_stale,
         old.impression_data AS old_impression_data),
     recorded AS (${insertEventsFrom(events)})
-    SELECT count(*)::int AS updated FROM upd`.execute(db);
-  return (rows[0]?.updated ?? 0) > 0;
+    SELECT count(*)::int AS updated, (SELECT maintenance FROM mode) AS maintenance FROM upd`.execute(db);
+  return { updated: (rows[0]?.updated ?? 0) > 0, maintenance: rows[0]?.maintenance ?? false };
 }
 
 export async function enterLifecycleStage(db: Kysely<DB>, name: string, stage: 'archived', at: Date) {

@@ -13,7 +13,7 @@ export const patchRoutes = (deps: Deps) =>
     app.patch(
       FLAG_PATH,
       {
-        config: { permission: 'UPDATE_FEATURE' },
+        config: { permission: 'UPDATE_FEATURE', maintenance: 'handler' },
         schema: {
           tags: ['Features'],
           operationId: 'patchFeature',

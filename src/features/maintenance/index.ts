@@ -1,4 +1,10 @@
 // biome-ignore-all assist/source/organizeImports: schemas first (docs/architecture.md, dependency rules).
 export { MaintenanceSchema } from './maintenance.schemas.js';
 export { maintenanceRoutes } from './maintenance.routes.js';
-export { isInMaintenance, maintenanceGuard } from './maintenance.service.js';
+export {
+  isInMaintenance,
+  maintenanceError,
+  maintenanceGuard,
+  refuseInMaintenance,
+} from './maintenance.service.js';
+export { maintenanceIsOn } from './maintenance.store.js';

@@ -7,6 +7,29 @@ import type { Reads } from '../../platform/read-cache.js';
 import { appendEvent } from '../events/index.js';
 import { readMaintenance, writeMaintenance } from './maintenance.store.js';
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * `handler`: the route's handler refuses writes in maintenance mode itself (`maintenanceError`,
+     * usually within its write statement, `maintenanceIsOn`), so the guard does not read the mode
+     * first. For the hottest writes (a flag's PUT and create): one round trip fewer each.
+     */
+    maintenance?: 'handler';
+  }
+}
+
+/** What a configuration write answers in maintenance mode (503). */
+export const maintenanceError = () =>
+  new AppError(
+    'ServiceUnavailableError',
+    'The service is in maintenance mode: configuration cannot change until an admin turns it off (POST /api/admin/maintenance {"enabled": false}).',
+  );
+
+/** Refuses a write in maintenance mode, for routes that check it themselves, on their slower paths. */
+export async function refuseInMaintenance(db: Deps['database']['db']): Promise<void> {
+  if (await readMaintenance(db)) throw maintenanceError();
+}
+
 /** Kept in the read cache: the toggle records an event, which moves the change version. */
 export const isInMaintenance = (deps: Deps, reads: Reads) =>
   reads.read('maintenance', () => readMaintenance(deps.database.db));
@@ -46,18 +69,11 @@ const READ_ONLY_POSTS = [
 export function maintenanceGuard(deps: Deps) {
   // Read directly, not through the read cache: nearly every write moves the change version, so
   // the cache would probe the version and then read the setting anyway (two statements, not one).
-  const check = async () => {
-    if (await readMaintenance(deps.database.db)) {
-      throw new AppError(
-        'ServiceUnavailableError',
-        'The service is in maintenance mode: configuration cannot change until an admin turns it off (POST /api/admin/maintenance {"enabled": false}).',
-      );
-    }
-  };
+  const check = () => refuseInMaintenance(deps.database.db);
   // A callback hook: the requests it lets through at once (reads, the SDK APIs: nearly all of
   // them) cost no promise.
   return (request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void) => {
-    if (!WRITES.has(request.method)) return done();
+    if (!WRITES.has(request.method) || request.routeOptions.config.maintenance === 'handler') return done();
     const path = request.routeOptions.url ?? request.url;
     if (!path.startsWith('/api/admin/')) return done();
     const concrete = request.url.split('?')[0] ?? '';

@@ -3,6 +3,13 @@ import type { DB } from '../../platform/db/schema.js';
 
 const KEY = 'maintenance.mode';
 
+/**
+ * Whether maintenance mode is on, as an SQL expression, for writes that check it within their own
+ * statement (see `maintenanceGuard`): no round trip of its own, and no gap between check and write.
+ */
+export const maintenanceIsOn = () =>
+  sql<boolean>`coalesce((SELECT (content->>'enabled')::boolean FROM settings WHERE name = ${KEY}), false)`;
+
 export async function readMaintenance(db: Kysely<DB>): Promise<boolean> {
   const result = await sql<{ enabled: boolean }>`
     SELECT coalesce((content->>'enabled')::boolean, false) AS enabled FROM settings WHERE name = ${KEY}`.execute(

@@ -75,6 +75,39 @@ describe('maintenance mode', () => {
     expect(toggles[0]).toEqual({ n: 2 });
   });
 
+  it('refuses every way of creating and changing a flag, which check it themselves, and writes nothing', async () => {
+    // Creating a flag and changing its metadata check the mode in their own statement or
+    // transaction, not in the guard: each of their paths answers 503 and leaves no trace.
+    const flag = uniqueName('mm-paths');
+    await a.createFlag('default', { name: flag });
+    const url = `/api/admin/projects/default/features/${flag}`;
+    const etag = (await a.getFlag('default', flag)).headers.etag as string;
+    const before = await a.flagEvents(flag);
+    const names = [uniqueName('plain'), uniqueName('tagged')];
+    await inMaintenance(async () => {
+      const attempts = [
+        t.send('POST', '/api/admin/projects/default/features', { name: names[0] }),
+        t.send('POST', '/api/admin/projects/default/features', {
+          name: names[1],
+          tags: [{ type: 'simple', value: 'mm' }],
+        }),
+        t.send('PUT', url, { description: 'fast path' }),
+        t.send('PUT', url, { description: 'with If-Match' }, { 'if-match': etag }),
+        t.send('PUT', url, { archived: true }),
+        t.send('PATCH', url, [{ op: 'replace', path: '/description', value: 'patched' }]),
+        t.send('PUT', '/api/admin/projects/default/features/no-such-flag-mm', { description: 'x' }),
+      ];
+      for (const res of await Promise.all(attempts)) {
+        expect(res.statusCode, res.body).toBe(503);
+        expect(res.json().name).toBe('ServiceUnavailableError');
+      }
+    });
+    expect((await a.getFlag('default', flag)).json()).toMatchObject({ description: null, archived: false });
+    expect(await a.flagEvents(flag)).toEqual(before);
+    for (const name of names) expect((await a.getFlag('default', name)).statusCode).toBe(404);
+    expect((await t.send('PUT', url, { description: 'after' })).statusCode).toBe(200);
+  });
+
   it('lets only admins toggle it, and checks permissions before maintenance', async () => {
     const editor = await createUser(t, 'Editor');
     const viewer = await createUser(t, 'Viewer');
