@@ -62,6 +62,14 @@ describe('GET /internal-backstage/prometheus', () => {
     const pattern = '/api/admin/projects/:projectId/features';
     expect(text).toContain('# TYPE http_requests_total counter');
     expect(text).toContain('# TYPE http_request_duration_seconds histogram');
+    // The process figures, collected once per process for every app it builds, appear once each.
+    for (const metric of [
+      'process_cpu_user_seconds_total',
+      'nodejs_eventloop_lag_seconds',
+      'nodejs_heap_size_used_bytes',
+    ]) {
+      expect(text.split('\n').filter((line) => line.startsWith(`# TYPE ${metric} `))).toHaveLength(1);
+    }
     expect(text).toMatch(
       new RegExp(`^http_requests_total\\{method="POST",route="${pattern}",status="200"\\} [1-9]`, 'm'),
     );

@@ -1,26 +1,40 @@
 import type { FastifyInstance } from 'fastify';
 import { Counter, collectDefaultMetrics, Histogram, Registry } from 'prom-client';
 
+/**
+ * The process figures (CPU, memory, event-loop delay, GC), collected once per process: their
+ * collectors (a GC observer, an event-loop delay histogram) run until the process ends, so one
+ * set serves every app the process builds (tests build dozens per process).
+ */
+let processMetrics: Registry | undefined;
+function processRegistry(): Registry {
+  if (!processMetrics) {
+    processMetrics = new Registry();
+    collectDefaultMetrics({ register: processMetrics });
+    // The endpoint is public: no version banner (the Node version) in it.
+    processMetrics.removeSingleMetric('nodejs_version_info');
+  }
+  return processMetrics;
+}
+
 /** Prometheus metrics per app: requests and latency per route and status, plus process figures. */
 export function registerMetrics(app: FastifyInstance) {
-  const registry = new Registry();
-  collectDefaultMetrics({ register: registry });
-  // The endpoint is public: no version banner (the Node version) in it.
-  registry.removeSingleMetric('nodejs_version_info');
+  const own = new Registry();
   const labelNames = ['method', 'route', 'status'] as const;
   const requests = new Counter({
     name: 'http_requests_total',
     help: 'HTTP requests answered, by route pattern and status',
     labelNames,
-    registers: [registry],
+    registers: [own],
   });
   const duration = new Histogram({
     name: 'http_request_duration_seconds',
     help: 'HTTP request latency, by route pattern and status',
     labelNames,
     buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
-    registers: [registry],
+    registers: [own],
   });
+  const registry = Registry.merge([processRegistry(), own]);
 
   // The counter and histogram children of each (method, route, status), bound once: prom-client
   // would otherwise hash the label object on every response. Few: route patterns, not raw URLs.
