@@ -235,6 +235,9 @@ beforeAll(async () => {
 
 afterAll(async () => {
   sdk?.destroy();
+  // A poll the SDK started before `destroy` finishes against the open server: closed first, it
+  // would fail after this file ended, in the next file of the same worker (files share workers).
+  await new Promise((resolve) => setTimeout(resolve, 500));
   await t.close();
 });
 

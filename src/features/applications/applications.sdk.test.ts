@@ -44,6 +44,8 @@ beforeAll(async () => {
 
 afterAll(async () => {
   sdk?.destroy();
+  // Its last poll finishes against the open server (see test/sdk-agreement.test.ts).
+  await new Promise((resolve) => setTimeout(resolve, 500));
   await t.close();
 });
 
