@@ -11,10 +11,7 @@ export const maintenanceIsOn = () =>
   sql<boolean>`coalesce((SELECT (content->>'enabled')::boolean FROM settings WHERE name = ${KEY}), false)`;
 
 export async function readMaintenance(db: Kysely<DB>): Promise<boolean> {
-  const result = await sql<{ enabled: boolean }>`
-    SELECT coalesce((content->>'enabled')::boolean, false) AS enabled FROM settings WHERE name = ${KEY}`.execute(
-    db,
-  );
+  const result = await sql<{ enabled: boolean }>`SELECT ${maintenanceIsOn()} AS enabled`.execute(db);
   return result.rows[0]?.enabled ?? false;
 }
 

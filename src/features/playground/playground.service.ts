@@ -88,7 +88,8 @@ export function planAdvancedPlayground(config: Configuration, input: AdvancedPla
 /**
  * The response as JSON text, one flag at a time: a 100,000-evaluation answer is never held in
  * memory whole, and the first bytes leave before the last flag is evaluated. Each report is written
- * by `reportJson`, the text `report` would give; each context is prepared once for all flags.
+ * by `reportJson` (the object report of report-json.test.ts, as text); each context is prepared once
+ * for all flags.
  */
 export function* advancedPlaygroundJson(plan: ReturnType<typeof planAdvancedPlayground>, now: Date) {
   const { config, input, flags, contexts } = plan;
