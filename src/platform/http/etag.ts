@@ -20,14 +20,25 @@ export function etagOf(value: unknown): string {
   return `"${digest.slice(0, 27)}"`;
 }
 
+/** JSON with every object's keys sorted; undefined members left out, as JSON.stringify does. */
 function canonicalJson(value: unknown): string {
   if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
   if (value instanceof Date) return JSON.stringify(value.toISOString());
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  const entries = Object.entries(value as Record<string, unknown>)
-    .filter(([, v]) => v !== undefined)
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+  // Loops rather than entries/filter/sort/map/join: a flag's tag is computed on every write's answer.
+  if (Array.isArray(value)) {
+    let text = '[';
+    for (let i = 0; i < value.length; i++) text += `${i === 0 ? '' : ','}${canonicalJson(value[i])}`;
+    return `${text}]`;
+  }
+  const record = value as Record<string, unknown>;
+  const keys = Object.keys(record).sort();
+  let text = '{';
+  for (const key of keys) {
+    const member = record[key];
+    if (member === undefined) continue;
+    text += `${text.length === 1 ? '' : ','}${JSON.stringify(key)}:${canonicalJson(member)}`;
+  }
+  return `${text}}`;
 }
 
 /** The request headers of a write that honours `If-Match` (for the route's schema). */
