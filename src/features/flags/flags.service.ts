@@ -26,6 +26,7 @@ import {
   type ProjectForFlags,
   updateFlag,
   updateFlagRecorded,
+  updateFlagRecordedWithView,
 } from './flags.store.js';
 import { newFlag, toFlag } from './flags.view.js';
 
@@ -207,11 +208,23 @@ export async function updateFlagMetadata(
   // Nearly every PUT: no If-Match, no archive change. The change and its events are one statement.
   if (typeof change !== 'function' && ifMatch === undefined && change.archived === undefined) {
     const db = deps.database.db;
+    const refused = async (maintenance: boolean) =>
+      maintenance
+        ? maintenanceError()
+        : notInProject(name, projectId, (await findFlagArchivedState(db, name))?.project);
+    // PGlite runs one statement at a time: the answer's view comes with the write (one call into
+    // the database instead of two, ~10 % of a PUT there). See updateFlagRecordedWithView.
+    if (deps.database.engine === 'pglite') {
+      const { view, maintenance } = await singleStatement(db, (db) =>
+        updateFlagRecordedWithView(db, name, projectId, flagChange(change), by),
+      );
+      if (!view) throw await refused(maintenance);
+      return toFlag(view, false);
+    }
     const { updated, maintenance } = await singleStatement(db, (db) =>
       updateFlagRecorded(db, name, projectId, flagChange(change), by),
     );
-    if (maintenance) throw maintenanceError();
-    if (!updated) throw notInProject(name, projectId, (await findFlagArchivedState(db, name))?.project);
+    if (!updated) throw await refused(maintenance);
     return readFlag(db, name);
   }
   await transaction(deps.database.db, async (tx) => {

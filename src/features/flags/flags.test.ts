@@ -287,6 +287,37 @@ describe('PUT /api/admin/projects/:projectId/features/:featureName', () => {
     });
   });
 
+  it('answers the flag as a GET then shows it, every part of it, with the same ETag', async () => {
+    // PGlite builds this answer within the write's own statement, PostgreSQL reads it after.
+    const parent = uniqueName();
+    const name = uniqueName();
+    await a.createFlag('default', { name: parent });
+    await a.createFlag('default', { name, description: 'before' });
+    const flagPath = `/api/admin/projects/default/features/${name}`;
+    const setUp = [
+      await t.send('POST', `${flagPath}/environments/development/strategies`, {
+        name: 'flexibleRollout',
+        parameters: { rollout: '40', stickiness: 'default', groupId: name },
+        constraints: [{ contextName: 'userId', operator: 'IN', values: ['a', 'b'] }],
+        variants: [{ name: 'v', weight: 1000, weightType: 'variable', stickiness: 'default' }],
+      }),
+      await t.send('PUT', `${flagPath}/environments/production/variants`, [
+        { name: 'blue', weight: 1000, weightType: 'variable', stickiness: 'default' },
+      ]),
+      await t.send('POST', `/api/admin/features/${name}/tags`, { type: 'simple', value: 'put-answer' }),
+      await t.send('POST', `${flagPath}/link`, { url: 'https://example.com/put', title: 'docs' }),
+      await t.send('POST', `${flagPath}/dependencies`, { feature: parent }),
+    ];
+    expect(setUp.map((res) => res.statusCode).every((status) => status < 300)).toBe(true);
+
+    const res = await a.updateFlag('default', name, { description: 'after', stale: true });
+    const get = await t.send('GET', flagPath);
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual(get.json());
+    expect(res.json()).toMatchObject({ description: 'after', stale: true, tags: [{ value: 'put-answer' }] });
+    expect(res.headers.etag).toBe(get.headers.etag);
+  });
+
   it('clears the description with null', async () => {
     const name = uniqueName();
     await a.createFlag('default', { name, description: 'x' });
