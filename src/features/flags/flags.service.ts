@@ -83,9 +83,29 @@ export async function checkLimit(tx: Db, project: ProjectForFlags) {
  * `feature-created` (a flag without tags: see insertFlag).
  */
 export async function insertNewFlag(tx: Db, flag: NewFlag, recordedBy?: Principal) {
-  const { flag: inserted, maintenance } = await insertFlag(tx, flag, recordedBy);
+  const inserted = await insertNewFlagIfOpen(tx, flag, recordedBy, false);
+  if (!inserted) throw new Error('a flag insert without the open-project condition must insert or throw');
+  return inserted;
+}
+
+/**
+ * insertNewFlag; with `openProjectOnly`, only into an open project (active, no naming pattern, no
+ * flag limit: see insertFlag), else undefined and nothing written.
+ */
+async function insertNewFlagIfOpen(
+  tx: Db,
+  flag: NewFlag,
+  recordedBy: Principal | undefined,
+  openProjectOnly: boolean,
+) {
+  const {
+    flag: inserted,
+    maintenance,
+    projectOpen,
+  } = await insertFlag(tx, flag, recordedBy, openProjectOnly);
   if (maintenance) throw maintenanceError();
   if (inserted) return inserted;
+  if (!projectOpen) return undefined;
   const existing = await findFlagArchivedState(tx, flag.name);
   throw nameExists(
     existing?.archived_at
@@ -108,8 +128,14 @@ export async function createFlag(deps: Deps, projectId: string, input: CreateFla
   };
   const tags = input.tags ?? [];
   const { db } = deps.database;
-  // Most creates (no tags, no flag limit) are one statement, the flag with its event: no
-  // transaction to open and commit around them (3 round trips to the database instead of 6).
+  // Most creates (no tags, a project with neither naming pattern nor flag limit) are one
+  // statement: the project's check, the flag and its event. No transaction around it, no read before.
+  if (tags.length === 0) {
+    const flag = await singleStatement(db, (db) => insertNewFlagIfOpen(db, values, by, true));
+    if (flag) return newFlag(flag, [], { id: by.userId, name: by.name });
+  }
+  // Otherwise without tags and a flag limit still one statement, after reading the project (whose
+  // naming pattern is checked here, or whose absence is the 404).
   const project = tags.length === 0 ? await findActiveProject(db, projectId, false) : undefined;
   if (project && project.featureLimit === null) {
     await admitNewFlag(db, project, projectId, input.name);

@@ -137,7 +137,13 @@ export async function insertFlag(
   db: Kysely<DB>,
   flag: NewFlag,
   recordedBy?: { name: string; userId: number | null },
-): Promise<{ flag: (FlagRow & { environments: NewFlagEnvironment[] }) | undefined; maintenance: boolean }> {
+  openProjectOnly = false,
+): Promise<{
+  flag: (FlagRow & { environments: NewFlagEnvironment[] }) | undefined;
+  maintenance: boolean;
+  /** False when `openProjectOnly` and the project is not open (see below): nothing was written. */
+  projectOpen: boolean;
+}> {
   // One statement: the flag, its environment rows and its `initial` stage, unless maintenance mode
   // is on (the answer says so: the create route skips the guard's read, `maintenance: 'handler'`). The added environments
   // come back with their type and order, so the caller can answer without reading the flag again.
@@ -145,6 +151,9 @@ export async function insertFlag(
   // service) writes it, createdAt in milliseconds as Date.toISOString gives it; the event's tags
   // are read by the same statement, which sees none, so only a flag created without tags can be
   // recorded here.
+  // With `openProjectOnly`, the flag is inserted only into an open project: active, with neither a
+  // naming pattern nor a flag limit (nothing the caller must check before inserting), so most
+  // creates need no read of the project first.
   const created = recordedBy
     ? sql`, recorded AS (${insertEventsFrom(sql`
         SELECT 1 AS n, 'feature-created' AS type, ${recordedBy.name}::text AS created_by,
@@ -158,15 +167,22 @@ export async function insertFlag(
         FROM flag f`)})`
     : sql``;
   const { rows } = await sql<
-    Parameters<typeof toFlagRow>[0] & { environments: NewFlagEnvironment[]; maintenance: boolean }
+    Parameters<typeof toFlagRow>[0] & {
+      environments: NewFlagEnvironment[];
+      maintenance: boolean;
+      open: boolean;
+    }
   >`
     WITH mode AS (SELECT ${maintenanceIsOn()} AS maintenance),
+    open AS (SELECT NOT ${openProjectOnly}::boolean OR EXISTS (
+      SELECT 1 FROM projects p WHERE p.id = ${flag.project} AND p.archived_at IS NULL
+        AND p.feature_limit IS NULL AND coalesce(p.feature_naming_pattern, '') = '') AS open),
     flag AS (
       INSERT INTO features (name, project, type, description, impression_data, created_by_user_id,
         created_by_name)
       SELECT ${flag.name}::text, ${flag.project}::text, ${flag.type}::text, ${flag.description}::text,
         ${flag.impressionData}::boolean, ${flag.createdByUserId}::int, ${flag.createdByName}::text
-      WHERE NOT (SELECT maintenance FROM mode)
+      WHERE NOT (SELECT maintenance FROM mode) AND (SELECT open FROM open)
       ON CONFLICT (name) DO NOTHING
       RETURNING name, project, type, description, stale, impression_data, created_at, archived_at),
     added AS (
@@ -176,15 +192,16 @@ export async function insertFlag(
       RETURNING environment),
     stage AS (
       INSERT INTO feature_lifecycles (feature_name, stage) SELECT name, 'initial' FROM flag)${created}
-    SELECT m.maintenance, f.*, (
+    SELECT m.maintenance, o.open, f.*, (
       SELECT coalesce(json_agg(json_build_object('environment', a.environment, 'type', e.type,
         'sortOrder', e.sort_order) ORDER BY e.sort_order, e.name), '[]'::json)
       FROM added a JOIN environments e ON e.name = a.environment) AS environments
-    FROM mode m LEFT JOIN flag f ON true`.execute(db);
+    FROM mode m CROSS JOIN open o LEFT JOIN flag f ON true`.execute(db);
   const row = rows[0];
   const maintenance = row?.maintenance ?? false;
-  if (!row || row.name === null) return { flag: undefined, maintenance };
-  return { flag: { ...toFlagRow(row), environments: row.environments }, maintenance };
+  const projectOpen = row?.open ?? false;
+  if (!row || row.name === null) return { flag: undefined, maintenance, projectOpen };
+  return { flag: { ...toFlagRow(row), environments: row.environments }, maintenance, projectOpen };
 }
 
 export async function findFlagArchivedState(db: Kysely<DB>, name: string) {

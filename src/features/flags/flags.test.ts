@@ -203,6 +203,25 @@ describe('POST /api/admin/projects/:projectId/features', () => {
     expect(overLimit.json().name).toBe('InvalidOperationError');
   });
 
+  it('checks a naming pattern without a flag limit too, and refuses an archived project with 404', async () => {
+    const patterned = uniqueName('proj');
+    const archived = uniqueName('proj');
+    await t.database.session(async (run) => {
+      await run(`INSERT INTO projects (id, name, feature_naming_pattern) VALUES ($1, $1, 'x-[0-9]+')`, [patterned]);
+      await run(`INSERT INTO projects (id, name, archived_at) VALUES ($1, $1, now())`, [archived]);
+    });
+    const bad = await create({ name: 'nope' }, patterned);
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().details[0]).toMatchObject({ path: '/body/name' });
+    expect((await create({ name: `x-${Date.now()}` }, patterned)).statusCode).toBe(200);
+
+    const name = uniqueName();
+    const gone = await create({ name }, archived);
+    expect(gone.statusCode).toBe(404);
+    expect(await a.count('features', 'name = $1', [name])).toBe(0);
+    expect(await a.count('events', 'feature_name = $1', [name])).toBe(0);
+  });
+
   it('creates one disabled environment row per project environment only', async () => {
     const project = uniqueName('proj');
     await t.database.session(async (run) => {
