@@ -207,7 +207,9 @@ describe('POST /api/admin/projects/:projectId/features', () => {
     const patterned = uniqueName('proj');
     const archived = uniqueName('proj');
     await t.database.session(async (run) => {
-      await run(`INSERT INTO projects (id, name, feature_naming_pattern) VALUES ($1, $1, 'x-[0-9]+')`, [patterned]);
+      await run(`INSERT INTO projects (id, name, feature_naming_pattern) VALUES ($1, $1, 'x-[0-9]+')`, [
+        patterned,
+      ]);
       await run(`INSERT INTO projects (id, name, archived_at) VALUES ($1, $1, now())`, [archived]);
     });
     const bad = await create({ name: 'nope' }, patterned);
