@@ -315,12 +315,16 @@ describe('PUT /api/admin/projects/:projectId/features/:featureName', () => {
     await a.createFlag('default', { name: parent });
     await a.createFlag('default', { name, description: 'before' });
     const flagPath = `/api/admin/projects/default/features/${name}`;
+    const segment = async () =>
+      (await t.send('POST', '/api/admin/segments', { name: uniqueName('seg'), constraints: [] })).json().id;
+    const [first, second] = [await segment(), await segment()];
     const setUp = [
       await t.send('POST', `${flagPath}/environments/development/strategies`, {
         name: 'flexibleRollout',
         parameters: { rollout: '40', stickiness: 'default', groupId: name },
         constraints: [{ contextName: 'userId', operator: 'IN', values: ['a', 'b'] }],
         variants: [{ name: 'v', weight: 1000, weightType: 'variable', stickiness: 'default' }],
+        segments: [second, first],
       }),
       await t.send('PUT', `${flagPath}/environments/production/variants`, [
         { name: 'blue', weight: 1000, weightType: 'variable', stickiness: 'default' },
@@ -336,6 +340,8 @@ describe('PUT /api/admin/projects/:projectId/features/:featureName', () => {
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual(get.json());
     expect(res.json()).toMatchObject({ description: 'after', stale: true, tags: [{ value: 'put-answer' }] });
+    const development = res.json().environments.find((e: { name: string }) => e.name === 'development');
+    expect(development.strategies[0].segments).toEqual([first, second].sort((x, y) => x - y));
     expect(res.headers.etag).toBe(get.headers.etag);
   });
 

@@ -121,8 +121,15 @@ export const STRATEGY_COLUMNS = [
   's.variants',
 ] as const;
 
-/** The strategy's segment ids, ascending (a SQL function of migrations/0004), as `segments`. */
-export const strategySegmentIds = () => sql<number[]>`strategy_segment_ids(s.id)`.as('segments');
+/**
+ * The strategy's segment ids, ascending, as `segments`. Written out rather than calling
+ * `strategy_segment_ids` (migrations/0004): a SQL function with a FROM is not inlined, and its
+ * query was planned again on every execution of the statement calling it (~50 µs of a flag view
+ * on PGlite); as a subquery it is planned with the statement, once.
+ */
+export const strategySegmentIds = () =>
+  sql<number[]>`(SELECT coalesce(array_agg(segment_id ORDER BY segment_id), '{}')
+    FROM feature_strategy_segment WHERE feature_strategy_id = s.id)`.as('segments');
 
 function strategyQuery(db: Kysely<DB>) {
   return db.selectFrom('feature_strategies as s').select(STRATEGY_COLUMNS).select(strategySegmentIds());
