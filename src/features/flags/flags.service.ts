@@ -134,8 +134,8 @@ export async function createFlag(deps: Deps, projectId: string, input: CreateFla
     const flag = await singleStatement(db, (db) => insertNewFlagIfOpen(db, values, by, true));
     if (flag) return newFlag(flag, [], { id: by.userId, name: by.name });
   }
-  // Otherwise without tags and a flag limit still one statement, after reading the project (whose
-  // naming pattern is checked here, or whose absence is the 404).
+  // Otherwise, without tags in a project without a flag limit (so one with a naming pattern, or
+  // none that is active: the 404), the project is read and checked here, then one statement.
   const project = tags.length === 0 ? await findActiveProject(db, projectId, false) : undefined;
   if (project && project.featureLimit === null) {
     await admitNewFlag(db, project, projectId, input.name);

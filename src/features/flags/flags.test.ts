@@ -212,14 +212,30 @@ describe('POST /api/admin/projects/:projectId/features', () => {
       ]);
       await run(`INSERT INTO projects (id, name, archived_at) VALUES ($1, $1, now())`, [archived]);
     });
-    const bad = await create({ name: 'nope' }, patterned);
+    const refused = uniqueName();
+    const bad = await create({ name: refused }, patterned);
     expect(bad.statusCode).toBe(400);
     expect(bad.json().details[0]).toMatchObject({ path: '/body/name' });
+    expect(await a.count('features', 'name = $1', [refused])).toBe(0);
     expect((await create({ name: `x-${Date.now()}` }, patterned)).statusCode).toBe(200);
 
     const name = uniqueName();
     const gone = await create({ name }, archived);
     expect(gone.statusCode).toBe(404);
+    expect(await a.count('features', 'name = $1', [name])).toBe(0);
+    expect(await a.count('events', 'feature_name = $1', [name])).toBe(0);
+  });
+
+  it('holds a flag limit in a project without a naming pattern', async () => {
+    const limited = uniqueName('proj');
+    await t.database.session((run) =>
+      run('INSERT INTO projects (id, name, feature_limit) VALUES ($1, $1, 1)', [limited]),
+    );
+    expect((await create({ name: uniqueName() }, limited)).statusCode).toBe(200);
+    const name = uniqueName();
+    const over = await create({ name }, limited);
+    expect(over.statusCode).toBe(403);
+    expect(over.json().name).toBe('InvalidOperationError');
     expect(await a.count('features', 'name = $1', [name])).toBe(0);
     expect(await a.count('events', 'feature_name = $1', [name])).toBe(0);
   });

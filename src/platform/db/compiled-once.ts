@@ -17,6 +17,9 @@ export function compiledOnce<K extends string, R>(
   const compile = (db: Kysely<DB>) => {
     const placeholders = Object.fromEntries(keys.map((key) => [key, `\u0000${key}`])) as Record<K, string>;
     const query = build(db, placeholders);
+    // A placeholder written into the text (sql.lit, sql.raw, a serialised value) would keep its
+    // first value for ever: only parameters may carry them.
+    if (query.sql.includes('\u0000')) throw new Error('a placeholder ended up in the statement text');
     const slots: [number, K][] = [];
     query.parameters.forEach((parameter, at) => {
       const key = keys.find((k) => placeholders[k] === parameter);
