@@ -22,7 +22,7 @@ import { corsSettingRoutes, FrontendOrigins, frontendApiRoutes } from './feature
 import { groupRoutes } from './features/groups/index.js';
 import { instanceRoutes } from './features/instance/index.js';
 import { inviteRoutes } from './features/invites/index.js';
-import { maintenanceGuard, maintenanceRoutes } from './features/maintenance/index.js';
+import { documentMaintenance, maintenanceGuard, maintenanceRoutes } from './features/maintenance/index.js';
 import { ofrepRoutes } from './features/ofrep/index.js';
 import { personalDashboardRoutes } from './features/personal-dashboard/index.js';
 import { playgroundRoutes } from './features/playground/index.js';
@@ -109,6 +109,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
 
   // Maintenance mode refuses configuration writes, after authentication and permission checks.
   app.addHook('preHandler', maintenanceGuard(deps));
+  documentMaintenance(app);
 
   // Slices: one line each.
   await app.register(flagRoutes(deps, reads));

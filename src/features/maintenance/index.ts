@@ -2,6 +2,7 @@
 export { MaintenanceSchema } from './maintenance.schemas.js';
 export { maintenanceRoutes } from './maintenance.routes.js';
 export {
+  documentMaintenance,
   isInMaintenance,
   maintenanceError,
   maintenanceGuard,

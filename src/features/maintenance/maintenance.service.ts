@@ -1,8 +1,9 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../../deps.js';
 import { transaction } from '../../platform/db/index.js';
 import type { Principal } from '../../platform/http/auth.js';
 import { AppError } from '../../platform/http/errors.js';
+import { errorResponses } from '../../platform/http/schemas.js';
 import type { Reads } from '../../platform/read-cache.js';
 import { appendEvent } from '../events/index.js';
 import { readMaintenance, writeMaintenance } from './maintenance.store.js';
@@ -66,6 +67,32 @@ const READ_ONLY_POSTS = [
  * `ServiceUnavailableError`; reads, the SDK APIs (client, frontend), sign-in and the toggle keep
  * working. A preHandler, so a caller without the right still gets its 401/403 first.
  */
+/** Whether maintenance mode refuses this operation (by its route pattern or a concrete path). */
+function refusedInMaintenance(method: string, path: string): boolean {
+  return (
+    WRITES.has(method) &&
+    path.startsWith('/api/admin/') &&
+    !READ_ONLY_POSTS.some((pattern) => pattern.test(path))
+  );
+}
+
+/**
+ * Lists the 503 among the error answers of every operation maintenance mode refuses (those the
+ * guard refuses and those that refuse it themselves), for the OpenAPI document. Add before the
+ * routes: it sees each route as it is added.
+ */
+export function documentMaintenance(app: FastifyInstance) {
+  app.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    if (!route.schema || !methods.some((method) => refusedInMaintenance(method, route.url))) return;
+    // A new object: route schemas may share their response maps.
+    route.schema = {
+      ...route.schema,
+      response: { ...(route.schema.response as object), ...errorResponses(503) },
+    };
+  });
+}
+
 export function maintenanceGuard(deps: Deps) {
   // Read directly, not through the read cache: nearly every write moves the change version, so
   // the cache would probe the version and then read the setting anyway (two statements, not one).
@@ -76,8 +103,7 @@ export function maintenanceGuard(deps: Deps) {
     if (!WRITES.has(request.method) || request.routeOptions.config.maintenance === 'handler') return done();
     const path = request.routeOptions.url ?? request.url;
     if (!path.startsWith('/api/admin/')) return done();
-    const concrete = request.url.split('?')[0] ?? '';
-    if (READ_ONLY_POSTS.some((pattern) => pattern.test(concrete))) return done();
+    if (!refusedInMaintenance(request.method, request.url.split('?')[0] ?? '')) return done();
     check().then(() => done(), done);
   };
 }

@@ -108,6 +108,30 @@ describe('maintenance mode', () => {
     expect((await t.send('PUT', url, { description: 'after' })).statusCode).toBe(200);
   });
 
+  it('is documented: the OpenAPI document lists the 503 of the writes it refuses, and only theirs', async () => {
+    const paths = (await t.send('GET', '/docs/openapi.json')).json().paths;
+    const responses = (path: string, method: string) => Object.keys(paths[path][method].responses);
+    const flag = '/api/admin/projects/{projectId}/features/{featureName}';
+    // Refused above, by the guard or by the write itself.
+    for (const [path, method] of [
+      ['/api/admin/projects/{projectId}/features', 'post'],
+      [flag, 'put'],
+      [flag, 'patch'],
+      [flag, 'delete'],
+    ] as const) {
+      expect(responses(path, method), `${method} ${path}`).toContain('503');
+    }
+    // Working in maintenance mode: reads, evaluation, checks, the toggle itself.
+    for (const [path, method] of [
+      [flag, 'get'],
+      ['/api/admin/playground', 'post'],
+      ['/api/admin/features/validate', 'post'],
+      ['/api/admin/maintenance', 'post'],
+    ] as const) {
+      expect(responses(path, method), `${method} ${path}`).not.toContain('503');
+    }
+  });
+
   it('lets only admins toggle it, and checks permissions before maintenance', async () => {
     const editor = await createUser(t, 'Editor');
     const viewer = await createUser(t, 'Viewer');
