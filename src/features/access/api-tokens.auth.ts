@@ -36,15 +36,22 @@ export function toPrincipal(row: NonNullable<Awaited<ReturnType<typeof findToken
 const CACHE_TTL_MS = 5_000;
 const CACHE_MAX = 10_000;
 
-/** The caches of this process's resolvers, so that deleting a token here takes effect at once. */
-const caches = new Set<Map<string, unknown>>();
+/**
+ * The caches of this process's resolvers, so that deleting a token here takes effect at once. Held
+ * weakly: a closed app's resolver (tests build many apps per process) leaves with its app.
+ */
+const caches = new Set<WeakRef<Map<string, unknown>>>();
 
 /**
  * Drops the token from this process's caches (after delete or expiry change). Other instances
  * sharing the database still honour a cached token for up to CACHE_TTL_MS.
  */
 export function forgetCachedToken(secretHash: string): void {
-  for (const cache of caches) cache.delete(secretHash);
+  for (const ref of caches) {
+    const cache = ref.deref();
+    if (cache) cache.delete(secretHash);
+    else caches.delete(ref);
+  }
 }
 
 /**
@@ -56,7 +63,7 @@ export function tokenResolver(
   now: () => number = Date.now,
 ): ResolvePrincipal & { known(secret: string): Principal | undefined } {
   const cache = new Map<string, { principal: Principal; until: number }>();
-  caches.add(cache);
+  caches.add(new WeakRef(cache));
   // The hash of each secret found valid, so that a request with a known token costs no sha256
   // (bounded as the cache; only in memory, never logged). The principal is still kept by hash:
   // TTL and `forgetCachedToken` apply as before.
