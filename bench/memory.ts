@@ -108,7 +108,8 @@ try {
     timeoutMs: 120_000,
     port,
   });
-  const bare = await startBare(true);
+  // With the service's node flags (one V8 worker thread, ADR 0017): the baseline differs by the code only.
+  const bare = await startBare(true, {}, startNodeFlags());
   const steps: string[][] = [];
   const step = (name: string) => {
     const row = [name, mb(rssMb(service.pid)), mb(rssMb(bare.pid))];
@@ -234,7 +235,7 @@ try {
   const lines = [
     '### Embedded memory (PGlite, bundled service)',
     '',
-    `Run ${new Date().toISOString().replace('T', ' ').slice(0, 16)} on ${machineFacts()}: \`npx tsx bench/memory.ts --flags ${flags} --seconds ${seconds} --settle ${settleS}${nodeArgs.length ? ` --node-args="${nodeArgs.join(' ')}"` : ''}${values.env ? ` --env ${values.env}` : ''}\`, service \`node ${[...startNodeFlags(), ...nodeArgs].join(' ')} dist/main.js\`. Baseline: a bare Fastify process (plain node) started alongside.`,
+    `Run ${new Date().toISOString().replace('T', ' ').slice(0, 16)} on ${machineFacts()}: \`npx tsx bench/memory.ts --flags ${flags} --seconds ${seconds} --settle ${settleS}${nodeArgs.length ? ` --node-args="${nodeArgs.join(' ')}"` : ''}${values.env ? ` --env ${values.env}` : ''}\`, service \`node ${[...startNodeFlags(), ...nodeArgs].join(' ')} dist/main.js\`. Baseline: a bare Fastify process (plain node, the same node flags) started alongside.`,
     '',
     '| step | service RSS | bare Fastify RSS |',
     '| --- | --- | --- |',

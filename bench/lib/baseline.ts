@@ -3,12 +3,17 @@ import { type Child, freePort, ROOT, startChild } from './service.js';
 
 /**
  * Starts the bare Fastify baseline (bare-server.mjs) as a child process: with the tsx loader like
- * `npm start`, or (plain) under node alone. `env` (BARE_DATABASE_URL) adds its write routes.
+ * `npm start`, or (plain) under node alone. `env` (BARE_DATABASE_URL) adds its write routes;
+ * `nodeArgs` are node flags (the memory bench gives the service's own, so both run alike).
  */
-export async function startBare(plain = false, env: Record<string, string> = {}): Promise<Child> {
+export async function startBare(
+  plain = false,
+  env: Record<string, string> = {},
+  nodeArgs: string[] = [],
+): Promise<Child> {
   const port = await freePort();
   return startChild({
-    args: plain ? ['bench/lib/bare-server.mjs'] : ['--import', 'tsx', 'bench/lib/bare-server.mjs'],
+    args: [...nodeArgs, ...(plain ? [] : ['--import', 'tsx']), 'bench/lib/bare-server.mjs'],
     env: { ...env, PORT: String(port) },
     readyPattern: /^Listening on /,
     timeoutMs: 30_000,
