@@ -79,8 +79,8 @@ export async function checkLimit(tx: Db, project: ProjectForFlags) {
 
 /**
  * Inserts a flag; a name taken by any flag, archived or not, is a 409 (the primary key decides,
- * the lookup only words the message); in maintenance mode, the 503 (see insertFlag). With `recordedBy`, the same statement records
- * `feature-created` (a flag without tags: see insertFlag).
+ * the lookup only words the message); in maintenance mode, the 503 (see insertFlag). With
+ * `recordedBy`, the same statement records `feature-created` (a flag without tags: see insertFlag).
  */
 export async function insertNewFlag(tx: Db, flag: NewFlag, recordedBy?: Principal) {
   const inserted = await insertNewFlagIfOpen(tx, flag, recordedBy, false);

@@ -145,8 +145,9 @@ export async function insertFlag(
   projectOpen: boolean;
 }> {
   // One statement: the flag, its environment rows and its `initial` stage, unless maintenance mode
-  // is on (the answer says so: the create route skips the guard's read, `maintenance: 'handler'`). The added environments
-  // come back with their type and order, so the caller can answer without reading the flag again.
+  // is on (the answer says so: the create route skips the guard's read, `maintenance: 'handler'`).
+  // The added environments come back with their type and order, so the caller can answer without
+  // reading the flag again.
   // With `recordedBy`, its `feature-created` event too: the data is the flag as eventData (the
   // service) writes it, createdAt in milliseconds as Date.toISOString gives it; the event's tags
   // are read by the same statement, which sees none, so only a flag created without tags can be

@@ -62,11 +62,6 @@ const READ_ONLY_POSTS = [
   /^\/api\/admin\/features-batch\/export$/,
 ];
 
-/**
- * While maintenance mode is on, configuration writes through the admin API answer 503
- * `ServiceUnavailableError`; reads, the SDK APIs (client, frontend), sign-in and the toggle keep
- * working. A preHandler, so a caller without the right still gets its 401/403 first.
- */
 /** Whether maintenance mode refuses this operation (by its route pattern or a concrete path). */
 function refusedInMaintenance(method: string, path: string): boolean {
   return (
@@ -93,6 +88,11 @@ export function documentMaintenance(app: FastifyInstance) {
   });
 }
 
+/**
+ * While maintenance mode is on, configuration writes through the admin API answer 503
+ * `ServiceUnavailableError`; reads, the SDK APIs (client, frontend), sign-in and the toggle keep
+ * working. A preHandler, so a caller without the right still gets its 401/403 first.
+ */
 export function maintenanceGuard(deps: Deps) {
   // Read directly, not through the read cache: nearly every write moves the change version, so
   // the cache would probe the version and then read the setting anyway (two statements, not one).
