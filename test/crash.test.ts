@@ -17,6 +17,8 @@ const onPostgres = process.env.TEST_ENGINE === 'postgres';
 const KILLS = Number(process.env.CRASH_KILLS ?? (onPostgres ? 4 : 3));
 const SEED = Number(process.env.CRASH_SEED ?? 17);
 const CLIENTS = 4;
+/** Writes each round acknowledges before its kill (the final check asks for more than 10 a round). */
+const MIN_ACKED_PER_ROUND = 12;
 const TOKEN = '*:*.crash-test-secret-0123456789';
 const ENV = 'development';
 const FLAGS = '/api/admin/projects/default/features';
@@ -312,8 +314,14 @@ describe(`crash safety: SIGKILL during writes (${onPostgres ? 'PostgreSQL' : 'PG
         const clients = Array.from({ length: CLIENTS }, (_, c) =>
           client(service, ledger, prng(SEED * 1000 + round * 10 + c), `r${round}c${c}`, stop),
         );
-        // Killed at a seeded point between 0.5 s and 3 s into the load.
+        // Killed at a seeded point between 0.5 s and 3 s into the load, and not before this round
+        // has acknowledged some writes of its own (at most 30 s more): on a slow machine the point
+        // can come before the clients got far, and a round then checks next to nothing.
+        const ackedBefore = ledger.acknowledged;
         await new Promise((r) => setTimeout(r, 500 + Math.floor(random() * 2500)));
+        const deadline = performance.now() + 30_000;
+        while (ledger.acknowledged - ackedBefore < MIN_ACKED_PER_ROUND && performance.now() < deadline)
+          await new Promise((r) => setTimeout(r, 50));
         stop.now = true;
         await service.stop('SIGKILL');
         await Promise.all(clients);
