@@ -58,20 +58,12 @@ describe('web UI: project health over time', () => {
 
     await section.getByText('Health data as a table (2 days)').click();
     const rows = section.getByRole('row');
-    expect(await rows.nth(1).getByRole('cell').allTextContents()).toEqual([
-      today?.date,
-      '50%',
-      '2',
-      '1',
-      '0',
-    ]);
-    expect(await rows.nth(2).getByRole('cell').allTextContents()).toEqual([
-      yesterday?.date,
-      '100%',
-      '2',
-      '0',
-      '0',
-    ]);
+    await expect
+      .poll(() => rows.nth(1).getByRole('cell').allTextContents())
+      .toEqual([today?.date, '50%', '2', '1', '0']);
+    await expect
+      .poll(() => rows.nth(2).getByRole('cell').allTextContents())
+      .toEqual([yesterday?.date, '100%', '2', '0', '0']);
     await check(page, 'project-health-history');
     expect(browser.errors).toEqual([]);
   });

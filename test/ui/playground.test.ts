@@ -62,12 +62,10 @@ describe('web UI: playground in several environments, copy as curl', () => {
     await page.getByLabel('userId').fill(user);
     await page.getByRole('button', { name: 'Evaluate' }).click();
     const table = page.getByRole('table', { name: 'Playground result' });
-    expect(await table.getByRole('columnheader').allTextContents()).toEqual([
-      'Flag',
-      'Project',
-      'development',
-      'production',
-    ]);
+    // Polled: the table appears when the answer is in (allTextContents does not wait for it).
+    await expect
+      .poll(() => table.getByRole('columnheader').allTextContents())
+      .toEqual(['Flag', 'Project', 'development', 'production']);
     const row = table.getByRole('row', { name: new RegExp(flag) });
     await expect.poll(() => row.getByRole('cell').nth(2).textContent()).toBe('true');
     expect(await row.getByRole('cell').nth(3).textContent()).toBe('false');
