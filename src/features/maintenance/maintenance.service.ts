@@ -62,7 +62,10 @@ const READ_ONLY_POSTS = [
   /^\/api\/admin\/features-batch\/export$/,
 ];
 
-/** Whether maintenance mode refuses this operation (by its route pattern or a concrete path). */
+/**
+ * Whether maintenance mode refuses this operation, by its route pattern (`:name` parameters), so
+ * that a parameter's value never decides: a flag named `validate` is not a check.
+ */
 function refusedInMaintenance(method: string, path: string): boolean {
   return (
     WRITES.has(method) &&
@@ -100,10 +103,10 @@ export function maintenanceGuard(deps: Deps) {
   // A callback hook: the requests it lets through at once (reads, the SDK APIs: nearly all of
   // them) cost no promise.
   return (request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void) => {
-    if (!WRITES.has(request.method) || request.routeOptions.config.maintenance === 'handler') return done();
-    const path = request.routeOptions.url ?? request.url;
-    if (!path.startsWith('/api/admin/')) return done();
-    if (!refusedInMaintenance(request.method, request.url.split('?')[0] ?? '')) return done();
+    if (request.routeOptions.config.maintenance === 'handler') return done();
+    // The rule documentMaintenance lists, on the same route pattern (the path of an unknown route).
+    const route = request.routeOptions.url ?? request.url.split('?')[0] ?? '';
+    if (!refusedInMaintenance(request.method, route)) return done();
     check().then(() => done(), done);
   };
 }

@@ -108,6 +108,18 @@ describe('maintenance mode', () => {
     expect((await t.send('PUT', url, { description: 'after' })).statusCode).toBe(200);
   });
 
+  it('decides by the route, not by what a path parameter says: a flag named "validate" is not a check', async () => {
+    // POST …/validate routes only read and stay open; a flag whose name makes a write's path end
+    // the same way is still a write.
+    const flag = 'validate';
+    await a.createFlag('default', { name: flag });
+    await inMaintenance(async () => {
+      const res = await t.send('DELETE', `/api/admin/projects/default/features/${flag}`);
+      expect(res.statusCode, res.body).toBe(503);
+    });
+    expect((await a.getFlag('default', flag)).json()).toMatchObject({ archived: false });
+  });
+
   it('is documented: the OpenAPI document lists the 503 of the writes it refuses, and only theirs', async () => {
     const paths = (await t.send('GET', '/docs/openapi.json')).json().paths;
     const responses = (path: string, method: string) => Object.keys(paths[path][method].responses);
