@@ -81,7 +81,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   await registerDocs(app);
   registerHealth(app, () => deps.database.ping());
 
-  const configuration = new ConfigurationCache(deps.database);
+  const configuration = new ConfigurationCache(deps.database, deps.config.CONFIGURATION_POLL_MS);
   app.addHook('onReady', () => configuration.start());
   app.addHook('onClose', () => configuration.stop());
   const stalenessEvery = deps.config.STALENESS_CHECK_SECONDS * 1000;

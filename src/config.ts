@@ -106,6 +106,12 @@ const EnvSchema = Type.Object({
   EDGE_STREAMING: Type.Boolean({ default: true }),
   /** Edge mode: how often collected SDK metrics and registrations go upstream, in seconds. */
   EDGE_METRICS_SECONDS: Type.Number({ exclusiveMinimum: 0, default: 60 }),
+  /**
+   * How often each instance asks the database for configuration changes it was not told of. Changes
+   * arrive at once by NOTIFY (PostgreSQL) or in process (embedded); the poll covers notifications
+   * lost while the database was away, in ms.
+   */
+  CONFIGURATION_POLL_MS: Type.Integer({ minimum: 100, maximum: 3_600_000, default: 1000 }),
   /** Development aid: every admin read served from memory is checked against a fresh one. */
   READ_CACHE_VERIFY: Type.Boolean({ default: false }),
 });
