@@ -7,7 +7,7 @@ import {
 import { invalid } from '../../platform/http/errors.js';
 import type { Configuration } from '../snapshot/index.js';
 import type { AdvancedPlaygroundInput, PlaygroundContext, PlaygroundInput } from './playground.schemas.js';
-import { reportJson } from './report-json.js';
+import { type OutcomeTexts, reportJsonInto } from './report-json.js';
 
 type Projects = PlaygroundInput['projects'];
 
@@ -20,21 +20,25 @@ function projectFilter(projects: Projects): (project: string) => boolean {
 
 /**
  * POST /api/admin/playground: every matching flag in one environment for one context, as JSON
- * text (`{input, features}`), each report written by `reportJson`.
+ * text (`{input, features}`), each report's pieces appended by `reportJsonInto`, joined once.
  */
 export function playgroundJson(config: Configuration, input: PlaygroundInput, now: Date): string {
   const wanted = projectFilter(input.projects);
   const compiled = config.environment(input.environment).compiled;
   const view = prepareContext(input.context as EvaluationContext, { now, random: Math.random });
-  let features = '';
+  const out = [`{"input":${JSON.stringify(input)},"features":[`];
+  let first = true;
   for (const flag of compiled.flags.values()) {
     const project = config.flag(flag.name)?.project ?? 'default';
     if (!wanted(project)) continue;
     const evaluation = evaluateCompiled(compiled, flag, view);
-    const extra = `,"featureEnabled":${evaluation.isEnabled}`;
-    features += `${features === '' ? '' : ','}${reportJson(evaluation, flag, project, input.environment, extra)}`;
+    if (!first) out.push(',');
+    first = false;
+    const extra = evaluation.isEnabled ? ',"featureEnabled":true' : ',"featureEnabled":false';
+    reportJsonInto(out, evaluation, flag, project, input.environment, extra);
   }
-  return `{"input":${JSON.stringify(input)},"features":[${features}]}`;
+  out.push(']}');
+  return out.join('');
 }
 
 /**
@@ -87,12 +91,14 @@ export function planAdvancedPlayground(config: Configuration, input: AdvancedPla
 
 /**
  * The response as JSON text, one flag at a time: a 100,000-evaluation answer is never held in
- * memory whole, and the first bytes leave before the last flag is evaluated. Each report is written
- * by `reportJson` (the object report of report-json.test.ts, as text); each context is prepared once
- * for all flags. A flag's text leaves as bytes: Node writes a string chunk of a chunked answer by
- * measuring its UTF-8 length and then encoding it, two passes over it, a Buffer in one (8-13 % less
- * CPU per 15 MB answer, bench/RESULTS.md "Session 17"). Per flag, not gathered into larger pieces:
- * buffers of half a megabyte were slower (each a fresh memory mapping).
+ * memory whole, and the first bytes leave before the last flag is evaluated. Each report's pieces
+ * are appended by `reportJsonInto` (the object report of report-json.test.ts, as text) and a flag's
+ * pieces joined once: concatenated, they made a rope V8 walked again to flatten it (bench/RESULTS.md
+ * "Session 18"). Each context is prepared once for all flags. A flag's text leaves as bytes: Node
+ * writes a string chunk of a chunked answer by measuring its UTF-8 length and then encoding it, two
+ * passes over it, a Buffer in one (8-13 % less CPU per 15 MB answer, bench/RESULTS.md "Session
+ * 17"). Per flag, not gathered into larger pieces: buffers of half a megabyte were slower (each a
+ * fresh memory mapping).
  */
 export function* advancedPlaygroundJson(plan: ReturnType<typeof planAdvancedPlayground>, now: Date) {
   const { config, input, flags, contexts } = plan;
@@ -106,21 +112,29 @@ export function* advancedPlaygroundJson(plan: ReturnType<typeof planAdvancedPlay
     compiled: config.environment(environment).compiled,
     contexts: contexts.map((context) => ({
       view: prepareContext(context, env),
-      fields: `,"environment":${JSON.stringify(environment)},"context":${JSON.stringify(context)}`,
+      // Joined, so that the copy into each report is of one flat string (see report-json.ts).
+      fields: [',"environment":', JSON.stringify(environment), ',"context":', JSON.stringify(context)].join(
+        '',
+      ),
     })),
   }));
+  const outcomes: OutcomeTexts = new Map();
   for (const [i, flag] of flags.entries()) {
-    let text = `${i === 0 ? '' : ','}{"name":${JSON.stringify(flag.name)},"projectId":${JSON.stringify(flag.project)},"environments":{`;
+    const out = [
+      `${i === 0 ? '' : ','}{"name":${JSON.stringify(flag.name)},"projectId":${JSON.stringify(flag.project)},"environments":{`,
+    ];
     for (const [e, { environment, compiled, contexts }] of snapshots.entries()) {
       const compiledFlag = compiled.flags.get(flag.name) as CompiledFlag;
-      text += `${e === 0 ? '' : ','}${JSON.stringify(environment)}:[`;
+      out.push(`${e === 0 ? '' : ','}${JSON.stringify(environment)}:[`);
       for (const [c, { view, fields }] of contexts.entries()) {
         const evaluation = evaluateCompiled(compiled, compiledFlag, view);
-        text += `${c === 0 ? '' : ','}${reportJson(evaluation, compiledFlag, flag.project, environment, fields)}`;
+        if (c > 0) out.push(',');
+        reportJsonInto(out, evaluation, compiledFlag, flag.project, environment, fields, outcomes);
       }
-      text += ']';
+      out.push(']');
     }
-    yield Buffer.from(`${text}}}`);
+    out.push('}}');
+    yield Buffer.from(out.join(''));
   }
   yield `],"warnings":${JSON.stringify({ invalidContextProperties: plan.warnings })}}`;
 }

@@ -9,7 +9,16 @@ import {
   type SnapshotInput,
   type StrategyResult,
 } from '../../evaluation/index.js';
-import { reportJson } from './report-json.js';
+import { type OutcomeTexts, reportJsonInto } from './report-json.js';
+
+/** One report's text, as the playground joins it. */
+const reportJson = (
+  ...args: Parameters<typeof reportJsonInto> extends [string[], ...infer R] ? R : never
+) => {
+  const out: string[] = [];
+  reportJsonInto(out, ...args);
+  return out.join('');
+};
 
 /**
  * The playground's report as an object, field by field (docs/evaluation.md §12): the reference that
@@ -159,6 +168,37 @@ describe('reportJson', () => {
     },
   );
 
+  // A strategy's common outcomes keep their whole text: the same compiled configuration met by
+  // many contexts (as in an advanced playground) must still give each context its own results,
+  // including outcomes beyond the few kept.
+  it.each([rich, ...golden.evaluations])(
+    'example $example: one configuration, 36 contexts, each reported as the object report serialises',
+    (row) => {
+      const snapshot = compileSnapshot(row.state);
+      const contexts: EvaluationContext[] = [];
+      for (const userId of ['u1', 'U1', 'u2', 'x', undefined])
+        for (const appName of ['web', 'other'])
+          for (const region of ['e"u', 'eu'])
+            contexts.push({
+              ...row.context,
+              userId,
+              appName,
+              properties: { ...row.context.properties, region },
+            });
+      contexts.push(...[row.context, { version: '2.0.0' }, { version: '0.1.0' }, {}, { sessionId: 's' }]);
+      contexts.push({ ...row.context, currentTime: '2000-01-01T00:00:00Z' });
+      const outcomes: OutcomeTexts = new Map();
+      for (const context of contexts) {
+        const view = prepareContext(context, { now: new Date(), random: () => 0.42 });
+        for (const flag of snapshot.flags.values()) {
+          const evaluation = evaluateCompiled(snapshot, flag, view);
+          const expected = JSON.stringify(report(evaluation, 'p', 'dev', {}));
+          expect(reportJson(evaluation, flag, 'p', 'dev', '', outcomes)).toBe(expected);
+        }
+      }
+    },
+  );
+
   it('makes its pieces again for a flag that moved to another project', () => {
     const state = golden.evaluations.find((row) => row.state.features.some((f) => f.strategies?.length))!;
     const snapshot = compileSnapshot(state.state);
@@ -169,9 +209,9 @@ describe('reportJson', () => {
       prepareContext({}, { now: new Date(), random: () => 0.1 }),
     );
     for (const project of ['one', 'two', 'one']) {
-      expect(
-        JSON.parse(reportJson(evaluation, flag, project, 'dev', '')).strategies.data[0].links.edit,
-      ).toContain(`/projects/${project}/features/`);
+      const answer = JSON.parse(reportJson(evaluation, flag, project, 'dev', ''));
+      expect(answer.projectId).toBe(project);
+      expect(answer.strategies.data[0].links.edit).toContain(`/projects/${project}/features/`);
     }
   });
 });

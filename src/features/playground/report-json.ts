@@ -13,31 +13,36 @@ import type {
  * The advanced playground writes up to 100,000 reports per request, most of whose text never changes
  * between them: a strategy's name, id, parameters, constraint definitions and edit link depend on the
  * configuration only. That text is serialised once per compiled strategy (the engine compiles new
- * strategies for every configuration revision and never changes one) and kept beside it; a report
- * then joins those pieces with the few results that vary (constraint, segment and strategy results,
- * the variant).
+ * strategies for every configuration revision and never changes one) and kept beside it, with the
+ * whole text of the strategy's few most common outcomes; a report then appends those pieces and the
+ * few results that vary to an array its caller joins once (bench/RESULTS.md "Session 18": 32 → 19 ms
+ * of CPU per 15 MB answer).
  */
 
 const json = JSON.stringify;
 
-/** The text of an object without its closing brace, ready for more fields. */
-const open = (value: object) => {
+/**
+ * `value`'s JSON text without its closing brace, followed by `,"result":` (or `{"result":` for an
+ * empty object). Joined, not concatenated: the kept pieces are copied into every report, and a
+ * concatenation is a rope V8 walks again at each copy, where a joined string is one flat block.
+ */
+const headOf = (value: object) => {
   const text = json(value);
-  return text.length === 2 ? '{' : `${text.slice(0, -1)},`;
+  return (text.length === 2 ? ['{"result":'] : [text.slice(0, -1), ',"result":']).join('');
 };
 
 type ConstraintDefinition = Omit<ConstraintResult, 'result'>;
 
 /** `{"contextName":...,"result":` for one constraint: the result and `}` follow. */
 const constraintHead = (c: ConstraintDefinition) =>
-  `${open({
+  headOf({
     contextName: c.contextName,
     operator: c.operator,
     values: c.values,
     value: c.value,
     inverted: c.inverted,
     caseInsensitive: c.caseInsensitive,
-  })}"result":`;
+  });
 
 interface SegmentPieces {
   /** `{"id":1,"name":"beta","result":` */
@@ -57,6 +62,16 @@ interface StrategyPieces {
   tail: string;
 }
 
+/**
+ * Whole texts of strategy reports by strategy and outcome (see outcomeKey), for one answer: many
+ * contexts meet a strategy the same way. Made per answer, not kept with the strategy: an answer
+ * at 1,000 flags holds several MB of them.
+ */
+export type OutcomeTexts = Map<StrategyPieces, Map<number, string>>;
+
+/** How many outcomes of one strategy keep their whole text. */
+const KEPT_OUTCOMES = 4;
+
 const strategyPieces = new WeakMap<CompiledStrategy, StrategyPieces>();
 /** Variant lists are the compiled flag's or strategy's own arrays: serialised once each. */
 const variantLists = new WeakMap<object, string>();
@@ -75,19 +90,19 @@ function piecesOf(
   const pieces: StrategyPieces = {
     project,
     environment,
-    head: `${open({
+    head: headOf({
       name: result.name,
       id,
       title: result.title || undefined,
       disabled: result.disabled,
       parameters: result.parameters,
-    })}"result":`,
+    }),
     constraints: result.constraints.map(constraintHead),
     segments: result.segments.map((s) => ({
-      head: `${open({ id: s.id, name: s.name ?? String(s.id) })}"result":`,
+      head: headOf({ id: s.id, name: s.name ?? String(s.id) }),
       constraints: s.constraints.map(constraintHead),
     })),
-    tail: `,"links":${json({ edit })}}`,
+    tail: [',"links":', json({ edit }), '}'].join(''),
   };
   strategyPieces.set(compiled, pieces);
   return pieces;
@@ -102,63 +117,169 @@ function variantList(variants: FlagEvaluation['variants']): string {
   return text;
 }
 
-function constraintsJson(heads: string[], results: ConstraintResult[]): string {
-  let text = '';
+/** Appends `{...head, "result": r}` for each constraint, comma-separated. */
+function constraintsInto(out: string[], heads: string[], results: ConstraintResult[]) {
   for (let i = 0; i < results.length; i++) {
-    text += `${i === 0 ? '' : ','}${heads[i]}${results[i]!.result}}`;
+    if (i > 0) out.push(',');
+    out.push(heads[i]!, results[i]!.result ? 'true}' : 'false}');
   }
-  return text;
 }
 
-function strategyResultJson(result: StrategyResult['result']): string {
-  const head = `{"enabled":${json(result.enabled)},"evaluationStatus":"${result.evaluationStatus}"`;
-  if (result.variant === undefined && result.variants === undefined) return `${head}}`;
-  const variant = result.variant === undefined ? '' : `,"variant":${json(result.variant)}`;
-  const variants = result.variants === undefined ? '' : `,"variants":${variantList(result.variants)}`;
-  return `${head}${variant}${variants}}`;
+function strategyResultInto(out: string[], result: StrategyResult['result']) {
+  out.push(`{"enabled":${json(result.enabled)},"evaluationStatus":"${result.evaluationStatus}"`);
+  if (result.variant !== undefined) out.push(',"variant":', json(result.variant));
+  if (result.variants !== undefined) out.push(',"variants":', variantList(result.variants));
+  out.push('}');
 }
 
-function strategyJson(
+const ENABLED_CODE = { true: 0, false: 1, unknown: 2 } as const;
+const STATUS_CODE = { complete: 0, incomplete: 1, unevaluated: 2 } as const;
+
+/**
+ * A number naming everything that varies in a strategy's report without a variant (enabled,
+ * status, each constraint's and segment's result), or undefined when there is a variant or too
+ * many results to pack exactly.
+ */
+function outcomeKey(result: StrategyResult): number | undefined {
+  if (result.result.variant !== undefined || result.result.variants !== undefined) return undefined;
+  let key = ENABLED_CODE[String(result.result.enabled) as keyof typeof ENABLED_CODE] * 3;
+  key += STATUS_CODE[result.result.evaluationStatus];
+  let bits = 4;
+  for (const c of result.constraints) {
+    key = key * 2 + (c.result ? 1 : 0);
+    bits++;
+  }
+  for (const segment of result.segments) {
+    key = key * 2 + (segment.result ? 1 : 0);
+    for (const c of segment.constraints) key = key * 2 + (c.result ? 1 : 0);
+    bits += 1 + segment.constraints.length;
+  }
+  return bits <= 48 ? key : undefined;
+}
+
+function strategyPartsInto(out: string[], pieces: StrategyPieces, result: StrategyResult) {
+  out.push(pieces.head);
+  strategyResultInto(out, result.result);
+  out.push(',"constraints":[');
+  constraintsInto(out, pieces.constraints, result.constraints);
+  out.push('],"segments":[');
+  for (let i = 0; i < result.segments.length; i++) {
+    const segment = result.segments[i]!;
+    const p = pieces.segments[i]!;
+    out.push(i === 0 ? '' : ',', p.head, segment.result ? 'true' : 'false', ',"constraints":[');
+    constraintsInto(out, p.constraints, segment.constraints);
+    out.push(']}');
+  }
+  out.push(']', pieces.tail);
+}
+
+/**
+ * A strategy's report. With `outcomes`, its common outcomes keep their whole text: contexts that
+ * meet a strategy the same way then add one piece to the report, not dozens.
+ */
+function strategyInto(
+  out: string[],
   compiled: CompiledStrategy,
   result: StrategyResult,
   flag: string,
   project: string,
   environment: string,
+  outcomes: OutcomeTexts | undefined,
 ) {
   const pieces = piecesOf(compiled, result, flag, project, environment);
-  let segments = '';
-  for (let i = 0; i < result.segments.length; i++) {
-    const segment = result.segments[i]!;
-    const p = pieces.segments[i]!;
-    segments += `${i === 0 ? '' : ','}${p.head}${segment.result},"constraints":[${constraintsJson(p.constraints, segment.constraints)}]}`;
+  const key = outcomes && outcomeKey(result);
+  if (key === undefined) return strategyPartsInto(out, pieces, result);
+  let texts = outcomes!.get(pieces);
+  if (!texts) {
+    texts = new Map();
+    outcomes!.set(pieces, texts);
   }
-  return `${pieces.head}${strategyResultJson(result.result)},"constraints":[${constraintsJson(pieces.constraints, result.constraints)}],"segments":[${segments}]${pieces.tail}`;
+  let text = texts.get(key);
+  if (text === undefined) {
+    const parts: string[] = [];
+    strategyPartsInto(parts, pieces, result);
+    text = parts.join('');
+    if (texts.size < KEPT_OUTCOMES) texts.set(key, text);
+  }
+  out.push(text);
 }
 
 /**
- * A flag's report as JSON text. `flag` is the compiled flag `evaluation` came from (its strategies
- * pair with the evaluation's by position); `extraFields` is the text of the fields `report`'s extra
- * would add (`,"environment":...`), or ''.
+ * Appends a flag's report as JSON text to `out` (joined by the caller: one copy into a flat
+ * string, where concatenating the pieces built a deep rope that V8 then had to walk to flatten it
+ * for the socket, about a third of the advanced playground's CPU, bench/RESULTS.md "Session 18").
+ * `flag` is the compiled flag `evaluation` came from (its strategies pair with the evaluation's by
+ * position); `extraFields` is the text of the fields `report`'s extra would add
+ * (`,"environment":...`), or ''; `outcomes`, shared by the reports of one answer, keeps strategy
+ * texts between them.
  */
-export function reportJson(
+export function reportJsonInto(
+  out: string[],
   evaluation: FlagEvaluation,
   flag: CompiledFlag,
   project: string,
   environment: string,
   extraFields: string,
-): string {
+  outcomes?: OutcomeTexts,
+) {
   const data = evaluation.strategies.data;
-  let strategies = '';
-  for (let i = 0; i < data.length; i++) {
-    strategies += `${i === 0 ? '' : ','}${strategyJson(flag.strategies[i]!, data[i]!, evaluation.name, project, environment)}`;
-  }
-  const enabled = evaluation.isEnabled;
-  return (
-    `{"name":${json(evaluation.name)},"projectId":${json(project)},` +
-    `"strategies":{"result":${json(evaluation.strategies.result)},"data":[${strategies}]},` +
-    `"hasUnsatisfiedDependency":${evaluation.hasUnsatisfiedDependency},` +
-    `"isEnabledInCurrentEnvironment":${evaluation.isEnabledInCurrentEnvironment},"isEnabled":${enabled},` +
-    `"variant":${json(evaluation.variant)},"feature_enabled":${enabled},` +
-    `"variants":${variantList(evaluation.variants)}${extraFields}}`
+  out.push(
+    headOfFlag(flag, evaluation.name, project),
+    STRATEGIES_RESULT[String(evaluation.strategies.result)]!,
   );
+  for (let i = 0; i < data.length; i++) {
+    if (i > 0) out.push(',');
+    strategyInto(out, flag.strategies[i]!, data[i]!, evaluation.name, project, environment, outcomes);
+  }
+  const { hasUnsatisfiedDependency: a, isEnabledInCurrentEnvironment: b, isEnabled: c } = evaluation;
+  out.push(
+    STATES[(a ? 4 : 0) + (b ? 2 : 0) + (c ? 1 : 0)]!,
+    variantJson(evaluation.variant),
+    c ? ',"feature_enabled":true,"variants":' : ',"feature_enabled":false,"variants":',
+    variantList(evaluation.variants),
+    extraFields,
+    '}',
+  );
+}
+
+/** `{"name":...,"projectId":...,"strategies":{"result":`, kept per compiled flag and project. */
+const flagHeads = new WeakMap<CompiledFlag, { project: string; head: string }>();
+
+function headOfFlag(flag: CompiledFlag, name: string, project: string): string {
+  const known = flagHeads.get(flag);
+  if (known?.project === project) return known.head;
+  const head = ['{"name":', json(name), ',"projectId":', json(project), ',"strategies":{"result":'].join('');
+  flagHeads.set(flag, { project, head });
+  return head;
+}
+
+const STRATEGIES_RESULT: Record<string, string> = {
+  true: 'true,"data":[',
+  false: 'false,"data":[',
+  unknown: '"unknown","data":[',
+};
+
+/** The fields between the strategies and the variant, by their three booleans (a, b, c as bits). */
+const STATES = Array.from(
+  { length: 8 },
+  (_, i) =>
+    `]},"hasUnsatisfiedDependency":${(i & 4) > 0},"isEnabledInCurrentEnvironment":${(i & 2) > 0},"isEnabled":${(i & 1) > 0},"variant":`,
+);
+
+/** The disabled variant, the most common by far, as `variantResult` in the engine builds it. */
+const disabledVariant = (featureEnabled: boolean) =>
+  json({
+    name: 'disabled',
+    enabled: false,
+    payload: undefined,
+    feature_enabled: featureEnabled,
+    featureEnabled,
+  } satisfies FlagEvaluation['variant']);
+const DISABLED = [disabledVariant(false), disabledVariant(true)];
+
+function variantJson(variant: FlagEvaluation['variant']): string {
+  if (variant.name === 'disabled' && !variant.enabled && variant.payload === undefined) {
+    return DISABLED[variant.feature_enabled ? 1 : 0]!;
+  }
+  return json(variant);
 }
