@@ -214,7 +214,9 @@ async function replaceStrategy(
     const draft = await finishDraft(tx, merge(before, change(before)), ctx, before.sortOrder);
     const after: StrategyRow = { ...before, ...draft };
     await updateStrategy(tx, after);
-    await setStrategySegments(tx, id, after.segments);
+    // Both lists ascending and without repeats (stored order, finishDraft): unchanged links (the
+    // usual case, a rollout or constraint change) are not rewritten.
+    if (!sameIds(before.segments, after.segments)) await setStrategySegments(tx, id, after.segments);
     await appendEvent(tx, {
       ...eventBase(ref, by),
       type: 'feature-strategy-update',
@@ -224,6 +226,8 @@ async function replaceStrategy(
     return toStrategy(after);
   });
 }
+
+const sameIds = (a: number[], b: number[]) => a.length === b.length && a.every((id, i) => id === b[i]);
 
 export const updateStrategyById = (
   deps: Deps,

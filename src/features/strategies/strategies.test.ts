@@ -229,12 +229,19 @@ describe('GET/PUT/PATCH/DELETE …/strategies/:strategyId', () => {
     });
     const [event] = (await a.flagEvents(flag)).events;
     expect(event).toMatchObject({ type: 'feature-strategy-update', data: after, preData: s });
-    const cleared = await t.request({
-      method: 'PUT',
-      url: `${base(flag)}/strategies/${s.id}`,
-      payload: { segments: [] },
-    });
+    // The stored segment links, read back: kept when not sent, replaced, then cleared.
+    const stored = async () => (await t.request({ url: `${base(flag)}/strategies/${s.id}` })).json().segments;
+    expect(await stored()).toEqual([segment]);
+    const other = await createSegment();
+    const put = (segments: number[]) =>
+      t.request({ method: 'PUT', url: `${base(flag)}/strategies/${s.id}`, payload: { segments } });
+    await put([other, segment]);
+    expect(await stored()).toEqual([segment, other].sort((x, y) => x - y));
+    await put([other]);
+    expect(await stored()).toEqual([other]);
+    const cleared = await put([]);
     expect(cleared.json().segments).toEqual([]);
+    expect(await stored()).toEqual([]);
   });
 
   it('PUT refuses bad input (400) and an unknown id (404), changing nothing', async () => {
