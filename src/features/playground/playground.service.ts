@@ -7,7 +7,13 @@ import {
 import { invalid } from '../../platform/http/errors.js';
 import type { Configuration } from '../snapshot/index.js';
 import type { AdvancedPlaygroundInput, PlaygroundContext, PlaygroundInput } from './playground.schemas.js';
-import { type OutcomeTexts, reportJsonInto } from './report-json.js';
+import { OutcomeTexts, reportJsonInto } from './report-json.js';
+
+/**
+ * Strategy report texts the advanced playground keeps per environment and configuration revision
+ * (report-json.ts OutcomeTexts): about 1,000 strategies' common outcomes.
+ */
+const OUTCOME_BYTES = 2 * 1024 * 1024;
 
 type Projects = PlaygroundInput['projects'];
 
@@ -110,6 +116,9 @@ export function* advancedPlaygroundJson(plan: ReturnType<typeof planAdvancedPlay
   const snapshots = environments.map((environment) => ({
     environment,
     compiled: config.environment(environment).compiled,
+    outcomes: config
+      .environment(environment)
+      .memo('playground:outcomes', () => new OutcomeTexts(OUTCOME_BYTES)),
     contexts: contexts.map((context) => ({
       view: prepareContext(context, env),
       // Joined, so that the copy into each report is of one flat string (see report-json.ts).
@@ -118,12 +127,11 @@ export function* advancedPlaygroundJson(plan: ReturnType<typeof planAdvancedPlay
       ),
     })),
   }));
-  const outcomes: OutcomeTexts = new Map();
   for (const [i, flag] of flags.entries()) {
     const out = [
       `${i === 0 ? '' : ','}{"name":${JSON.stringify(flag.name)},"projectId":${JSON.stringify(flag.project)},"environments":{`,
     ];
-    for (const [e, { environment, compiled, contexts }] of snapshots.entries()) {
+    for (const [e, { environment, compiled, contexts, outcomes }] of snapshots.entries()) {
       const compiledFlag = compiled.flags.get(flag.name) as CompiledFlag;
       out.push(`${e === 0 ? '' : ','}${JSON.stringify(environment)}:[`);
       for (const [c, { view, fields }] of contexts.entries()) {

@@ -9,7 +9,7 @@ import {
   type SnapshotInput,
   type StrategyResult,
 } from '../../evaluation/index.js';
-import { type OutcomeTexts, reportJsonInto } from './report-json.js';
+import { OutcomeTexts, reportJsonInto } from './report-json.js';
 
 /** One report's text, as the playground joins it. */
 const reportJson = (
@@ -172,7 +172,7 @@ describe('reportJson', () => {
   // many contexts (as in an advanced playground) must still give each context its own results,
   // including outcomes beyond the few kept.
   it.each([rich, ...golden.evaluations])(
-    'example $example: one configuration, 36 contexts, each reported as the object report serialises',
+    'example $example: one configuration, 36 contexts, each reported as the object report serialises, with and without room for kept texts',
     (row) => {
       const snapshot = compileSnapshot(row.state);
       const contexts: EvaluationContext[] = [];
@@ -187,13 +187,16 @@ describe('reportJson', () => {
             });
       contexts.push(...[row.context, { version: '2.0.0' }, { version: '0.1.0' }, {}, { sessionId: 's' }]);
       contexts.push({ ...row.context, currentTime: '2000-01-01T00:00:00Z' });
-      const outcomes: OutcomeTexts = new Map();
-      for (const context of contexts) {
-        const view = prepareContext(context, { now: new Date(), random: () => 0.42 });
-        for (const flag of snapshot.flags.values()) {
-          const evaluation = evaluateCompiled(snapshot, flag, view);
-          const expected = JSON.stringify(report(evaluation, 'p', 'dev', {}));
-          expect(reportJson(evaluation, flag, 'p', 'dev', '', outcomes)).toBe(expected);
+      // Room for every text, then for a few only (the rest written from their pieces each time).
+      for (const limit of [1_000_000, 1_500]) {
+        const outcomes = new OutcomeTexts(limit);
+        for (const context of contexts) {
+          const view = prepareContext(context, { now: new Date(), random: () => 0.42 });
+          for (const flag of snapshot.flags.values()) {
+            const evaluation = evaluateCompiled(snapshot, flag, view);
+            const expected = JSON.stringify(report(evaluation, 'p', 'dev', {}));
+            expect(reportJson(evaluation, flag, 'p', 'dev', '', outcomes)).toBe(expected);
+          }
         }
       }
     },

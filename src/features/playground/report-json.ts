@@ -8,14 +8,14 @@ import type {
 
 /**
  * The JSON text of a flag's playground report, the same bytes as `JSON.stringify` of the object
- * `report` builds (playground.service.ts; a test holds the two equal), made without that object.
+ * `report` builds (report-json.test.ts, which holds the two equal), made without that object.
  *
  * The advanced playground writes up to 100,000 reports per request, most of whose text never changes
  * between them: a strategy's name, id, parameters, constraint definitions and edit link depend on the
  * configuration only. That text is serialised once per compiled strategy (the engine compiles new
- * strategies for every configuration revision and never changes one) and kept beside it, with the
- * whole text of the strategy's few most common outcomes; a report then appends those pieces and the
- * few results that vary to an array its caller joins once (bench/RESULTS.md "Session 18": 32 → 19 ms
+ * strategies for every configuration revision and never changes one) and kept beside it; the whole
+ * texts of a strategy's common outcomes are kept per environment (OutcomeTexts). A report appends
+ * those pieces and the few results that vary to an array its caller joins once (bench/RESULTS.md "Session 18": 32 → 18 ms
  * of CPU per 15 MB answer).
  */
 
@@ -63,11 +63,25 @@ interface StrategyPieces {
 }
 
 /**
- * Whole texts of strategy reports by strategy and outcome (see outcomeKey), for one answer: many
- * contexts meet a strategy the same way. Made per answer, not kept with the strategy: an answer
- * at 1,000 flags holds several MB of them.
+ * Whole texts of strategy reports by strategy and outcome (see outcomeKey): many contexts meet a
+ * strategy the same way. Kept with one environment of one configuration revision (its memo), so
+ * they go when the environment changes, and limited in size: at 1,000 flags and more they would
+ * otherwise hold several MB for as long as the configuration lives. Past the limit, strategies
+ * are written from their pieces each time.
  */
-export type OutcomeTexts = Map<StrategyPieces, Map<number, string>>;
+export class OutcomeTexts {
+  readonly byStrategy = new Map<StrategyPieces, Map<number, string>>();
+  private bytes = 0;
+
+  constructor(private readonly limitBytes: number) {}
+
+  /** Keeps `text` under `key` when it fits in the limit. */
+  keep(texts: Map<number, string>, key: number, text: string): void {
+    if (this.bytes + text.length > this.limitBytes) return;
+    this.bytes += text.length;
+    texts.set(key, text);
+  }
+}
 
 /** How many outcomes of one strategy keep their whole text. */
 const KEPT_OUTCOMES = 4;
@@ -189,17 +203,17 @@ function strategyInto(
   const pieces = piecesOf(compiled, result, flag, project, environment);
   const key = outcomes && outcomeKey(result);
   if (key === undefined) return strategyPartsInto(out, pieces, result);
-  let texts = outcomes!.get(pieces);
+  let texts = outcomes!.byStrategy.get(pieces);
   if (!texts) {
     texts = new Map();
-    outcomes!.set(pieces, texts);
+    outcomes!.byStrategy.set(pieces, texts);
   }
   let text = texts.get(key);
   if (text === undefined) {
     const parts: string[] = [];
     strategyPartsInto(parts, pieces, result);
     text = parts.join('');
-    if (texts.size < KEPT_OUTCOMES) texts.set(key, text);
+    if (texts.size < KEPT_OUTCOMES) outcomes!.keep(texts, key, text);
   }
   out.push(text);
 }
@@ -210,8 +224,8 @@ function strategyInto(
  * for the socket, about a third of the advanced playground's CPU, bench/RESULTS.md "Session 18").
  * `flag` is the compiled flag `evaluation` came from (its strategies pair with the evaluation's by
  * position); `extraFields` is the text of the fields `report`'s extra would add
- * (`,"environment":...`), or ''; `outcomes`, shared by the reports of one answer, keeps strategy
- * texts between them.
+ * (`,"environment":...`), or ''; `outcomes`, shared by the reports of one environment, keeps
+ * strategy texts between them.
  */
 export function reportJsonInto(
   out: string[],
