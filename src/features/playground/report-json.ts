@@ -150,25 +150,36 @@ const ENABLED_CODE = { true: 0, false: 1, unknown: 2 } as const;
 const STATUS_CODE = { complete: 0, incomplete: 1, unevaluated: 2 } as const;
 
 /**
- * A number naming everything that varies in a strategy's report without a variant (enabled,
- * status, each constraint's and segment's result), or undefined when there is a variant or too
- * many results to pack exactly.
+ * A number naming everything that varies in a strategy's report (enabled, status, the chosen
+ * strategy variant, each constraint's and segment's result), or undefined when there are too many
+ * results to pack exactly.
  */
 function outcomeKey(result: StrategyResult): number | undefined {
-  if (result.result.variant !== undefined || result.result.variants !== undefined) return undefined;
-  let key = ENABLED_CODE[String(result.result.enabled) as keyof typeof ENABLED_CODE] * 3;
-  key += STATUS_CODE[result.result.evaluationStatus];
-  let bits = 4;
+  const { enabled, evaluationStatus, variant, variants } = result.result;
+  let key = ENABLED_CODE[String(enabled) as keyof typeof ENABLED_CODE] * 3 + STATUS_CODE[evaluationStatus];
+  let range = 9;
+  if (variant !== undefined) {
+    // Chosen from the strategy's own definitions (the same array each time): its position names it.
+    const index = variants?.findIndex((v) => v.name === variant.name && v.payload === variant.payload) ?? -1;
+    if (index < 0) return undefined;
+    key = key * (variants!.length + 1) + index + 1;
+    range *= variants!.length + 1;
+  } else if (variants !== undefined) {
+    return undefined;
+  }
   for (const c of result.constraints) {
     key = key * 2 + (c.result ? 1 : 0);
-    bits++;
+    range *= 2;
   }
   for (const segment of result.segments) {
     key = key * 2 + (segment.result ? 1 : 0);
-    for (const c of segment.constraints) key = key * 2 + (c.result ? 1 : 0);
-    bits += 1 + segment.constraints.length;
+    range *= 2;
+    for (const c of segment.constraints) {
+      key = key * 2 + (c.result ? 1 : 0);
+      range *= 2;
+    }
   }
-  return bits <= 48 ? key : undefined;
+  return range <= 2 ** 48 ? key : undefined;
 }
 
 function strategyPartsInto(out: string[], pieces: StrategyPieces, result: StrategyResult) {
