@@ -75,9 +75,15 @@ export class OutcomeTexts {
 
   constructor(private readonly limitBytes: number) {}
 
+  /** Once a text did not fit, strategies without kept texts get no map of their own either. */
+  full = false;
+
   /** Keeps `text` under `key` when it fits in the limit. */
   keep(texts: Map<number, string>, key: number, text: string): void {
-    if (this.bytes + text.length > this.limitBytes) return;
+    if (this.bytes + text.length > this.limitBytes) {
+      this.full = true;
+      return;
+    }
     this.bytes += text.length;
     texts.set(key, text);
   }
@@ -216,6 +222,7 @@ function strategyInto(
   if (key === undefined) return strategyPartsInto(out, pieces, result);
   let texts = outcomes!.byStrategy.get(pieces);
   if (!texts) {
+    if (outcomes!.full) return strategyPartsInto(out, pieces, result);
     texts = new Map();
     outcomes!.byStrategy.set(pieces, texts);
   }
