@@ -15,8 +15,8 @@ import type {
  * configuration only. That text is serialised once per compiled strategy (the engine compiles new
  * strategies for every configuration revision and never changes one) and kept beside it; the whole
  * texts of a strategy's common outcomes are kept per environment (OutcomeTexts). A report appends
- * those pieces and the few results that vary to an array its caller joins once (bench/RESULTS.md "Session 18": 32 → 18 ms
- * of CPU per 15 MB answer).
+ * those pieces and the few results that vary to an array its caller joins once (bench/RESULTS.md
+ * "Session 18": 32 → 18 ms of CPU per 15 MB answer).
  */
 
 const json = JSON.stringify;
@@ -70,19 +70,32 @@ interface StrategyPieces {
  * are written from their pieces each time.
  */
 export class OutcomeTexts {
-  readonly byStrategy = new Map<StrategyPieces, Map<number, string>>();
+  private readonly byStrategy = new Map<StrategyPieces, Map<number, string>>();
   private bytes = 0;
+  private refused = false;
 
   constructor(private readonly limitBytes: number) {}
 
-  /** Once a text did not fit, strategies without kept texts get no map of their own either. */
-  full = false;
+  /** Once a text did not fit, no more are kept: reports then write strategies from their pieces. */
+  get full(): boolean {
+    return this.refused;
+  }
 
-  /** Keeps `text` under `key` when it fits in the limit. */
-  keep(texts: Map<number, string>, key: number, text: string): void {
+  text(pieces: StrategyPieces, key: number): string | undefined {
+    return this.byStrategy.get(pieces)?.get(key);
+  }
+
+  /** Keeps `text` for the strategy's outcome `key`, up to KEPT_OUTCOMES per strategy and the limit. */
+  keep(pieces: StrategyPieces, key: number, text: string): void {
+    let texts = this.byStrategy.get(pieces);
+    if (texts && texts.size >= KEPT_OUTCOMES) return;
     if (this.bytes + text.length > this.limitBytes) {
-      this.full = true;
+      this.refused = true;
       return;
+    }
+    if (!texts) {
+      texts = new Map();
+      this.byStrategy.set(pieces, texts);
     }
     this.bytes += text.length;
     texts.set(key, text);
@@ -219,19 +232,14 @@ function strategyInto(
 ) {
   const pieces = piecesOf(compiled, result, flag, project, environment);
   const key = outcomes && outcomeKey(result);
-  if (key === undefined) return strategyPartsInto(out, pieces, result);
-  let texts = outcomes!.byStrategy.get(pieces);
-  if (!texts) {
-    if (outcomes!.full) return strategyPartsInto(out, pieces, result);
-    texts = new Map();
-    outcomes!.byStrategy.set(pieces, texts);
-  }
-  let text = texts.get(key);
+  if (outcomes === undefined || key === undefined) return strategyPartsInto(out, pieces, result);
+  let text = outcomes.text(pieces, key);
   if (text === undefined) {
+    if (outcomes.full) return strategyPartsInto(out, pieces, result);
     const parts: string[] = [];
     strategyPartsInto(parts, pieces, result);
     text = parts.join('');
-    if (texts.size < KEPT_OUTCOMES) outcomes!.keep(texts, key, text);
+    outcomes.keep(pieces, key, text);
   }
   out.push(text);
 }
@@ -255,10 +263,7 @@ export function reportJsonInto(
   outcomes?: OutcomeTexts,
 ) {
   const data = evaluation.strategies.data;
-  out.push(
-    headOfFlag(flag, evaluation.name, project),
-    STRATEGIES_RESULT[String(evaluation.strategies.result)]!,
-  );
+  out.push(headOfFlag(flag, project), STRATEGIES_RESULT[String(evaluation.strategies.result)]!);
   for (let i = 0; i < data.length; i++) {
     if (i > 0) out.push(',');
     strategyInto(out, flag.strategies[i]!, data[i]!, evaluation.name, project, environment, outcomes);
@@ -277,10 +282,12 @@ export function reportJsonInto(
 /** `{"name":...,"projectId":...,"strategies":{"result":`, kept per compiled flag and project. */
 const flagHeads = new WeakMap<CompiledFlag, { project: string; head: string }>();
 
-function headOfFlag(flag: CompiledFlag, name: string, project: string): string {
+function headOfFlag(flag: CompiledFlag, project: string): string {
   const known = flagHeads.get(flag);
   if (known?.project === project) return known.head;
-  const head = ['{"name":', json(name), ',"projectId":', json(project), ',"strategies":{"result":'].join('');
+  const head = ['{"name":', json(flag.name), ',"projectId":', json(project), ',"strategies":{"result":'].join(
+    '',
+  );
   flagHeads.set(flag, { project, head });
   return head;
 }

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { isDeepStrictEqual } from 'node:util';
 import { Ajv } from 'ajv';
 import type { Deps } from '../../deps.js';
 import { type Db, transaction } from '../../platform/db/index.js';
@@ -216,7 +217,8 @@ async function replaceStrategy(
     await updateStrategy(tx, after);
     // Both lists ascending and without repeats (stored order, finishDraft): unchanged links (the
     // usual case, a rollout or constraint change) are not rewritten.
-    if (!sameIds(before.segments, after.segments)) await setStrategySegments(tx, id, after.segments);
+    if (!isDeepStrictEqual(before.segments, after.segments))
+      await setStrategySegments(tx, id, after.segments);
     await appendEvent(tx, {
       ...eventBase(ref, by),
       type: 'feature-strategy-update',
@@ -226,8 +228,6 @@ async function replaceStrategy(
     return toStrategy(after);
   });
 }
-
-const sameIds = (a: number[], b: number[]) => a.length === b.length && a.every((id, i) => id === b[i]);
 
 export const updateStrategyById = (
   deps: Deps,
