@@ -1,4 +1,5 @@
 import { type Kysely, type Selectable, sql } from 'kysely';
+import { PREPARE_ALWAYS } from '../../platform/db/index.js';
 import type { DB } from '../../platform/db/schema.js';
 import { appendEvents } from './events.batch.store.js';
 
@@ -82,10 +83,11 @@ export async function countAllEvents(db: Kysely<DB>): Promise<number> {
  * A value that changes whenever anything an admin read shows changes: the number of events (the
  * log only grows, and every configuration change appends one in its own transaction) and the
  * counter of changes that record no event. Reads the counter rows the events trigger keeps, so
- * it costs one small query.
+ * it costs one small query, prepared by name: on PostgreSQL it runs before admin reads, and
+ * parsing and planning it cost more than running it (~100 against ~175 µs of the database's CPU).
  */
 export async function changeVersion(db: Kysely<DB>): Promise<string> {
-  const { rows } = await sql<{ version: string }>`SELECT
+  const { rows } = await sql<{ version: string }>`${sql.raw(PREPARE_ALWAYS)}SELECT
       (SELECT coalesce(sum(count), 0) FROM event_counts)::text || ':' ||
       (SELECT last_value FROM unlogged_changes)::text AS version`.execute(db);
   return rows[0]?.version ?? '';

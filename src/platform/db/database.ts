@@ -11,7 +11,7 @@ import {
 } from 'kysely';
 import type { Client, Pool, PoolClient } from 'pg';
 import { initialiseDataDir } from './pglite-init.js';
-import { PREPARE_FROM_LENGTH, preparing } from './pglite-prepared.js';
+import { preparedByName, preparing } from './pglite-prepared.js';
 import type { DB } from './schema.js';
 import { WriteWatch } from './write-watch.js';
 
@@ -353,10 +353,9 @@ class PreparingClient implements PostgresPoolClient {
   }
 
   private async run<R>(text: string, values: unknown[]): Promise<PostgresQueryResult<R>> {
-    const name =
-      text.length < PREPARE_FROM_LENGTH
-        ? undefined
-        : `q${createHash('sha1').update(text).digest('hex').slice(0, 20)}`;
+    const name = preparedByName(text)
+      ? `q${createHash('sha1').update(text).digest('hex').slice(0, 20)}`
+      : undefined;
     const result = await this.client.query({ name, text, values });
     // pg's result in the shape Kysely reads (pg types `command` as any string and rows as records).
     return {

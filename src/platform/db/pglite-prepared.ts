@@ -10,6 +10,17 @@ export interface PgliteProtocol {
 
 /** Statements at least this long are prepared by name, on PostgreSQL (see preparingPool) and here. */
 export const PREPARE_FROM_LENGTH = 400;
+/**
+ * A statement whose text starts with this comment is prepared by name whatever its length: a short
+ * statement with a fixed text that runs very often (the read cache's version probe, at every
+ * admin read on PostgreSQL), where parsing and planning are most of what the database does.
+ */
+export const PREPARE_ALWAYS = '/* prepared */ ';
+
+/** Whether a statement is sent by name (on PGlite, from its second time): long, or marked. */
+export const preparedByName = (text: string) =>
+  text.length >= PREPARE_FROM_LENGTH || text.startsWith(PREPARE_ALWAYS);
+
 /** Named statements kept on PGlite; the least recently used is closed to make room. */
 export const MAX_PREPARED = 64;
 /** Long statements seen once and not prepared yet (the oldest forgotten first). */
@@ -44,9 +55,9 @@ export function preparing(pglite: PGlite, { parse, protocol }: PgliteProtocol): 
   const prepared = new Map<string, Prepared>();
   const seen = new Set<string>();
 
-  /** Whether to send this statement by name: long, and sent before (see `seen`). */
+  /** Whether to send this statement by name: long or marked, and sent before (see `seen`). */
   const named = (text: string, options: QueryOptions | undefined) => {
-    if (text.length < PREPARE_FROM_LENGTH || options?.paramTypes) return false;
+    if (!preparedByName(text) || options?.paramTypes) return false;
     if (prepared.has(text) || seen.delete(text)) return true;
     seen.add(text);
     if (seen.size > MAX_SEEN) seen.delete(seen.values().next().value as string);

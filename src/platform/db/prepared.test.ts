@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestDatabase } from '../../../test/harness.js';
 import type { Database } from './database.js';
-import { MAX_PREPARED, PREPARE_FROM_LENGTH } from './pglite-prepared.js';
+import { MAX_PREPARED, PREPARE_ALWAYS, PREPARE_FROM_LENGTH } from './pglite-prepared.js';
 
 /**
  * Long statements are sent as named prepared statements on both engines (`preparingPool` on
@@ -84,6 +84,37 @@ describe('long statements (prepared by name)', () => {
       return rows.map((r) => r.statement);
     });
     expect(names.some((s) => s.includes('long statement'))).toBe(true);
+  });
+
+  it('a short statement is kept by name when marked, and not otherwise', async () => {
+    const marked = sql<{
+      n: number;
+    }>`${sql.raw(PREPARE_ALWAYS)}SELECT count(*)::int AS n FROM prepared_probe WHERE on_off = ${true}`;
+    const unmarked = sql<{
+      n: number;
+    }>`SELECT count(*)::int AS n FROM prepared_probe WHERE on_off = ${false}`;
+    const { names, answers } = await database.db.transaction().execute(async (trx) => {
+      const answers = [];
+      for (const _ of [1, 2])
+        answers.push((await marked.execute(trx)).rows, (await unmarked.execute(trx)).rows);
+      const { rows } = await sql<{ statement: string }>`SELECT statement FROM pg_prepared_statements`.execute(
+        trx,
+      );
+      return { names: rows.map((r) => r.statement), answers };
+    });
+    const on = (
+      await sql<{ n: number }>`SELECT count(*)::int AS n FROM prepared_probe WHERE on_off`.execute(
+        database.db,
+      )
+    ).rows;
+    const off = (
+      await sql<{ n: number }>`SELECT count(*)::int AS n FROM prepared_probe WHERE NOT on_off`.execute(
+        database.db,
+      )
+    ).rows;
+    expect(answers).toEqual([on, off, on, off]);
+    expect(names.some((s) => s.includes('on_off = $1') && s.startsWith(PREPARE_ALWAYS))).toBe(true);
+    expect(names.some((s) => s.includes('count(*)::int AS n') && !s.startsWith(PREPARE_ALWAYS))).toBe(false);
   });
 
   it("fails with the database's own error, and the session goes on, in and out of transactions", async () => {
