@@ -1,4 +1,4 @@
-import type { FlagMeta, IndexedConfiguration } from '../features/snapshot/index.js';
+import { type FlagMeta, type IndexedConfiguration, SharedMap } from '../features/snapshot/index.js';
 import type { StrategyRow } from '../features/strategies/index.js';
 
 /** A flag as `/api/client/features` sends it (this service's or Unleash's). */
@@ -45,12 +45,13 @@ export function indexDocuments(
 ): IndexedConfiguration {
   const flags = new Map<string, FlagMeta>();
   const environments: IndexedConfiguration['environments'] = new Map();
+  const states = new Map<string, Map<string, { enabled: boolean; variants: never[] }>>();
   const strategies = new Map<string, StrategyRow[]>();
   const dependencies: IndexedConfiguration['dependencies'] = new Map();
   const segments = new Map<number, IndexedConfiguration['segments'][number]>();
   for (const [environment, document] of documents) {
-    const states = new Map<string, { enabled: boolean; variants: never[] }>();
-    environments.set(environment, states);
+    const byFlag = new Map<string, { enabled: boolean; variants: never[] }>();
+    states.set(environment, byFlag);
     for (const f of document.features) {
       if (!flags.has(f.name)) {
         flags.set(f.name, {
@@ -62,7 +63,7 @@ export function indexDocuments(
           description: f.description ?? null,
         });
       }
-      states.set(f.name, { enabled: f.enabled, variants: (f.variants ?? []) as never[] });
+      byFlag.set(f.name, { enabled: f.enabled, variants: (f.variants ?? []) as never[] });
       strategies.set(
         key(f.name, environment),
         (f.strategies ?? []).map((s, index) => ({
@@ -95,14 +96,15 @@ export function indexDocuments(
       segments.set(s.id, { id: s.id, name: s.name ?? '', constraints: s.constraints ?? [] });
     }
   }
+  for (const [environment, byFlag] of states) environments.set(environment, SharedMap.from(byFlag));
   const sorted = [...flags.values()].sort((a, b) => byName(a.name, b.name));
   return {
     revision,
     gaps: [],
     flags: sorted,
-    flagsByName: new Map(sorted.map((f) => [f.name, f])),
+    flagsByName: SharedMap.from(new Map(sorted.map((f) => [f.name, f]))),
     environments,
-    strategies,
+    strategies: SharedMap.from(strategies),
     dependencies,
     segments: [...segments.values()].sort((a, b) => a.id - b.id),
   };

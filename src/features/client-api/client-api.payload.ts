@@ -126,6 +126,27 @@ export function clientFlag(flag: FlagInput): Readonly<SerialisedFlag> {
 }
 
 /**
+ * One flag of the token's scope as its payload shows it (`GET /api/client/features/:name`), found
+ * by name without making the whole payload; undefined when the scope does not hold it.
+ */
+export function clientFlagIn(
+  config: Configuration,
+  scope: { projects: string[]; environment: string },
+  inlineSegments: boolean,
+  name: string,
+): ClientFlag | undefined {
+  const environment = config.environment(scope.environment);
+  const flag = environment.sources.get(name)?.input;
+  if (!flag) return undefined;
+  if (!scope.projects.includes('*') && !scope.projects.includes(flag.project ?? '')) return undefined;
+  const segmentConstraints = inlineSegments
+    ? new Map((environment.input.segments ?? []).map((s) => [s.id, s.constraints ?? []]))
+    : new Map<number, ConstraintInput[]>();
+  return serialise(inlineSegments ? inlinedFlags : plainFlags, flag, segmentConstraints, inlineSegments)
+    .value;
+}
+
+/**
  * The flags of the token's projects in its environment, in the Unleash client format. Older SDKs
  * (no segment support) get each segment's constraints inlined before the strategy's own.
  */

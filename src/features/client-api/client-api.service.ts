@@ -2,7 +2,12 @@ import type { Deps } from '../../deps.js';
 import type { Principal } from '../../platform/http/auth.js';
 import { notFound } from '../../platform/http/errors.js';
 import type { Configuration, ConfigurationSource } from '../snapshot/index.js';
-import { buildClientPayload, type ClientPayload, supportsSegments } from './client-api.payload.js';
+import {
+  buildClientPayload,
+  type ClientPayload,
+  clientFlagIn,
+  supportsSegments,
+} from './client-api.payload.js';
 import { metricsBatch } from './metrics.batch.service.js';
 import {
   projectsKey,
@@ -104,14 +109,20 @@ export function clientFeatures(
   });
 }
 
+/**
+ * One flag of the token's payload, from the same configuration `clientFeatures` would serve (as
+ * fresh), without making the payload: a caller that follows one flag while changes stream in costs
+ * that flag, not the environment's whole payload (nor its making again after every change).
+ */
 export async function clientFeature(
   configuration: ConfigurationSource,
   principal: Principal,
   specHeader: string | undefined,
   name: string,
 ) {
-  const payload = await clientFeatures(configuration, principal, specHeader);
-  const flag = payload.features.find((f) => f.name === name);
+  const config =
+    configuration.peek(SDK_STALENESS_MS) ?? (await configuration.get({ within: SDK_STALENESS_MS }));
+  const flag = clientFlagIn(config, scopeOf(principal), !supportsSegments(specHeader), name);
   if (!flag) throw notFound(`Could not find feature flag with name ${name}`);
   return flag;
 }

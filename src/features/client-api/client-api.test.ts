@@ -10,6 +10,7 @@ let token: string;
 const project = uniqueName('client-proj');
 let flag: string;
 let segmentId: number;
+const elsewhere = uniqueName('elsewhere');
 
 beforeAll(async () => {
   t = await startTestApp();
@@ -23,7 +24,7 @@ beforeAll(async () => {
   });
   flag = uniqueName('client-flag');
   await api(t).createFlag(project, { name: flag, description: 'd' });
-  await api(t).createFlag('default', { name: uniqueName('elsewhere') });
+  await api(t).createFlag('default', { name: elsewhere });
   await sql.enable(flag, 'development');
   segmentId = await sql.addSegment(uniqueName('seg'), [
     { contextName: 'userId', operator: 'IN', values: ['u1'] },
@@ -202,20 +203,28 @@ describe('GET /api/client/features', () => {
     expect(body.features.length).toBeGreaterThan(1);
   });
 
-  it('serves one flag and 404 for another project', async () => {
-    const one = await t.request({
-      method: 'GET',
-      url: `/api/client/features/${flag}`,
-      headers: { authorization: token },
-    });
-    expect(one.statusCode).toBe(200);
-    expect(one.json().name).toBe(flag);
-    const missing = await t.request({
-      method: 'GET',
-      url: '/api/client/features/nope',
-      headers: { authorization: token },
-    });
-    expect(missing.statusCode).toBe(404);
+  it('serves one flag as the payload shows it, and 404 for a flag of another project or none', async () => {
+    const one = (name: string, headers: Record<string, string> = {}) =>
+      t.request({
+        method: 'GET',
+        url: `/api/client/features/${name}`,
+        headers: { authorization: token, ...headers },
+      });
+    // Segments by id for SDKs of spec 4.2.0+, inlined for older ones: as in the whole payload.
+    for (const headers of [{ 'unleash-client-spec': '5.1.0' }, {}] as Record<string, string>[]) {
+      const single = await one(flag, headers);
+      expect(single.statusCode).toBe(200);
+      const listed = (await features(headers)).json().features.find((f: { name: string }) => f.name === flag);
+      expect(single.json()).toEqual(listed);
+    }
+    expect((await one(flag)).json().strategies[0].constraints).toEqual([
+      { contextName: 'userId', operator: 'IN', values: ['u1'] },
+      { contextName: 'appName', operator: 'IN', values: ['web'] },
+    ]);
+    const other = await one(elsewhere);
+    expect(other.statusCode).toBe(404);
+    expect(other.json().name).toBe('NotFoundError');
+    expect((await one('nope')).statusCode).toBe(404);
   });
 
   it('refuses admin tokens (403), unknown tokens (401), and client tokens on admin routes (403)', async () => {

@@ -1,3 +1,4 @@
+export { SharedMap } from './shared-map.js';
 export {
   Configuration,
   ConfigurationCache,

@@ -1,6 +1,7 @@
 import { type CompiledSnapshot, compileSnapshot, type SnapshotInput } from '../../evaluation/index.js';
 import type { Database } from '../../platform/db/index.js';
 import { SharedRead } from '../../platform/shared-read.js';
+import type { SharedMap } from './shared-map.js';
 import {
   applyChange,
   environmentInput,
@@ -23,7 +24,7 @@ export class EnvironmentSnapshot {
   constructor(
     readonly input: SnapshotInput,
     /** Per flag, what its input was made of (see environmentInput). */
-    readonly sources: Map<string, FlagInputSource>,
+    readonly sources: SharedMap<FlagInputSource>,
     /** The token of the indexed configuration it was built from (see environmentInput). */
     readonly token?: object,
   ) {}

@@ -6,6 +6,7 @@ import type {
   VariantDefinition,
 } from '../../evaluation/index.js';
 import type { StrategyRow } from '../strategies/index.js';
+import { SharedMap, type SharedMapDraft } from './shared-map.js';
 import type { ConfigurationRows } from './snapshot.store.js';
 
 /** What a flag's evaluation result is reported with, beside the engine's own fields. */
@@ -28,11 +29,11 @@ export interface IndexedConfiguration {
   gaps: number[];
   /** By name (code-unit order, which is the byte order of the ASCII names flags have). */
   flags: FlagMeta[];
-  flagsByName: Map<string, FlagMeta>;
+  flagsByName: SharedMap<FlagMeta>;
   /** environment -> flag -> state. */
-  environments: Map<string, Map<string, FlagEnvironment>>;
+  environments: Map<string, SharedMap<FlagEnvironment>>;
   /** key(flag, environment) -> strategies in client-API order. */
-  strategies: Map<string, StrategyRow[]>;
+  strategies: SharedMap<StrategyRow[]>;
   /** child -> its parents, by parent name. */
   dependencies: Map<string, Dependency[]>;
   segments: ConfigurationRows['segments'];
@@ -54,12 +55,29 @@ function toDependency(d: ConfigurationRows['dependencies'][number]): Dependency 
   return { feature: d.parent, enabled: d.enabled, ...(d.variants?.length ? { variants: d.variants } : {}) };
 }
 
+/** The per-flag maps of a configuration being made (see SharedMap). */
+interface Drafts {
+  flagsByName: SharedMapDraft<FlagMeta>;
+  environments: Map<string, SharedMapDraft<FlagEnvironment>>;
+  strategies: SharedMapDraft<StrategyRow[]>;
+  dependencies: Map<string, Dependency[]>;
+}
+
+function finish(drafts: Drafts) {
+  return {
+    flagsByName: drafts.flagsByName.done(),
+    environments: new Map([...drafts.environments].map(([name, draft]) => [name, draft.done()])),
+    strategies: drafts.strategies.done(),
+    dependencies: drafts.dependencies,
+  };
+}
+
 /** Adds the rows of some flags to the maps (which hold nothing of those flags yet). */
-function addFlagRows(config: IndexedConfiguration, rows: FlagRows, changed?: Set<string>) {
+function addFlagRows(config: Drafts, rows: FlagRows, changed?: Set<string>) {
   for (const fe of rows.flagEnvironments) {
     let byFlag = config.environments.get(fe.environment);
     if (!byFlag) {
-      byFlag = new Map();
+      byFlag = SharedMap.empty<FlagEnvironment>().edit();
       config.environments.set(fe.environment, byFlag);
     }
     byFlag.set(fe.flag, { enabled: fe.enabled, variants: fe.variants as VariantDefinition[] });
@@ -78,26 +96,30 @@ function addFlagRows(config: IndexedConfiguration, rows: FlagRows, changed?: Set
 
 export function indexConfiguration(rows: ConfigurationRows): IndexedConfiguration {
   const flags = [...rows.flags].sort((a, b) => byName(a.name, b.name));
-  const config: IndexedConfiguration = {
+  const drafts: Drafts = {
+    flagsByName: SharedMap.empty<FlagMeta>().edit(),
+    environments: new Map(),
+    strategies: SharedMap.empty<StrategyRow[]>().edit(),
+    dependencies: new Map(),
+  };
+  for (const flag of flags) drafts.flagsByName.set(flag.name, flag);
+  addFlagRows(drafts, rows);
+  for (const list of drafts.dependencies.values()) list.sort((a, b) => byName(a.feature, b.feature));
+  return {
     revision: rows.revision,
     gaps: rows.gaps,
     flags,
-    flagsByName: new Map(flags.map((f) => [f.name, f])),
-    environments: new Map(),
-    strategies: new Map(),
-    dependencies: new Map(),
+    ...finish(drafts),
     segments: rows.segments,
     token: {},
   };
-  addFlagRows(config, rows);
-  for (const list of config.dependencies.values()) list.sort((a, b) => byName(a.feature, b.feature));
-  return config;
 }
 
 /**
  * The configuration after a change to some flags: everything of those flags is replaced by the
  * rows just read (a flag without rows was archived or deleted); the rest is shared with the
- * previous revision's maps, copied, never changed in place (a reader may still hold them).
+ * previous revision's maps (SharedMap versions), never changed in place (a reader may still hold
+ * them).
  * Equal to `indexConfiguration` of a full read at the same revision (a test holds them equal).
  */
 export function applyChange(
@@ -105,23 +127,23 @@ export function applyChange(
   change: { revision: number; gaps: number[]; changed: string[]; rows: FlagRows },
 ): IndexedConfiguration {
   // Work per change in proportion to the changed flags where it can be: the previous flags are
-  // merged with the (few, sorted) changed ones instead of sorted again, and the maps are copied
-  // natively and patched.
+  // merged with the (few, sorted) changed ones instead of sorted again, and the maps are new
+  // versions of the previous ones, made of the changes.
   const changed = new Set(change.changed);
   const flags = mergeByName(
     previous.flags.filter((f) => !changed.has(f.name)),
     [...change.rows.flags].sort((a, b) => byName(a.name, b.name)),
   );
-  const flagsByName = new Map(previous.flagsByName);
+  const flagsByName = previous.flagsByName.edit();
   for (const name of changed) flagsByName.delete(name);
   for (const flag of change.rows.flags) flagsByName.set(flag.name, flag);
-  const environments = new Map<string, Map<string, FlagEnvironment>>();
+  const environments = new Map<string, SharedMapDraft<FlagEnvironment>>();
   for (const [environment, byFlag] of previous.environments) {
-    const copy = new Map(byFlag);
-    for (const name of changed) copy.delete(name);
-    environments.set(environment, copy);
+    const draft = byFlag.edit();
+    for (const name of changed) draft.delete(name);
+    environments.set(environment, draft);
   }
-  const strategies = new Map(previous.strategies);
+  const strategies = previous.strategies.edit();
   // A strategy's flag environment has its row (a foreign key), so every strategy key names an
   // environment of `environments`.
   for (const name of changed)
@@ -138,23 +160,20 @@ export function applyChange(
     if (kept.length > 0) dependencies.set(child, kept);
   }
   for (const d of change.rows.dependencies) affected.add(d.child);
-  const config: IndexedConfiguration = {
+  const drafts: Drafts = { flagsByName, environments, strategies, dependencies };
+  addFlagRows(drafts, change.rows, changed);
+  for (const [child, list] of dependencies) {
+    if (list !== previous.dependencies.get(child)) list.sort((a, b) => byName(a.feature, b.feature));
+  }
+  return {
     revision: change.revision,
     gaps: change.gaps,
     flags,
-    flagsByName,
-    environments,
-    strategies,
-    dependencies,
+    ...finish(drafts),
     segments: previous.segments,
     token: {},
     ...(previous.token ? { from: { base: previous.token, affected } } : {}),
   };
-  addFlagRows(config, change.rows, changed);
-  for (const [child, list] of config.dependencies) {
-    if (list !== previous.dependencies.get(child)) list.sort((a, b) => byName(a.feature, b.feature));
-  }
-  return config;
 }
 
 /** Two lists sorted by name, without names in common, as one sorted list. */
@@ -211,7 +230,7 @@ export function environmentInput(
     return patchedInput(config, environment, previous, config.from.affected);
   }
   const byFlag = config.environments.get(environment);
-  const sources = new Map<string, FlagInputSource>();
+  const sources = SharedMap.empty<FlagInputSource>().edit();
   const features = config.flags.map((meta) => {
     const source = flagSource(config, environment, byFlag, meta, previous?.sources.get(meta.name));
     sources.set(meta.name, source);
@@ -222,12 +241,12 @@ export function environmentInput(
     name: s.name,
     constraints: s.constraints as ConstraintInput[],
   }));
-  return { input: { features, segments }, sources };
+  return { input: { features, segments }, sources: sources.done() };
 }
 
 export interface EnvironmentInput {
   input: SnapshotInput;
-  sources: Map<string, FlagInputSource>;
+  sources: SharedMap<FlagInputSource>;
 }
 
 /**
@@ -242,7 +261,7 @@ function patchedInput(
   affected: Set<string>,
 ): EnvironmentInput {
   const byFlag = config.environments.get(environment);
-  const sources = new Map(previous.sources);
+  const sources = previous.sources.edit();
   const made: FlagInput[] = [];
   for (const name of affected) {
     sources.delete(name);
@@ -257,14 +276,14 @@ function patchedInput(
     kept,
     made.sort((a, b) => byName(a.name, b.name)),
   );
-  return { input: { features, segments: previous.input.segments ?? [] }, sources };
+  return { input: { features, segments: previous.input.segments ?? [] }, sources: sources.done() };
 }
 
 /** One flag's input in the environment: `before`'s when made of the same rows. */
 function flagSource(
   config: IndexedConfiguration,
   environment: string,
-  byFlag: Map<string, FlagEnvironment> | undefined,
+  byFlag: SharedMap<FlagEnvironment> | undefined,
   meta: FlagMeta,
   before: FlagInputSource | undefined,
 ): FlagInputSource {
