@@ -40,11 +40,16 @@ export interface IndexedConfiguration {
   /** This revision's identity for `from` (an empty object: it holds nothing older alive). */
   token?: object;
   /**
-   * Set by applyChange: the revision this one was made from (its token) and the flags whose
-   * input may differ from that revision's, so that an environment built there is patched.
+   * Set by applyChange: the revisions this one was made from, newest first, each with its token
+   * and the flags whose input may differ between it and the next one, so that an environment
+   * built at any of them is patched (flags affected since then made again) rather than made whole:
+   * under a stream of writes most revisions are replaced before anyone reads an environment.
    */
-  from?: { base: object; affected: Set<string> };
+  from?: { base: object; affected: Set<string> }[];
 }
+
+/** How many revisions back an environment can be patched from (see `from`). */
+const PATCH_REVISIONS = 32;
 
 const key = (flag: string, environment: string) => `${flag}\u0000${environment}`;
 const byName = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
@@ -172,7 +177,9 @@ export function applyChange(
     ...finish(drafts),
     segments: previous.segments,
     token: {},
-    ...(previous.token ? { from: { base: previous.token, affected } } : {}),
+    ...(previous.token
+      ? { from: [{ base: previous.token, affected }, ...(previous.from ?? []).slice(0, PATCH_REVISIONS - 1)] }
+      : {}),
   };
 }
 
@@ -226,9 +233,8 @@ export function environmentInput(
   environment: string,
   previous?: EnvironmentInput & { token?: object },
 ): EnvironmentInput {
-  if (previous?.token !== undefined && previous.token === config.from?.base) {
-    return patchedInput(config, environment, previous, config.from.affected);
-  }
+  const affected = previous?.token === undefined ? undefined : affectedSince(config, previous.token);
+  if (previous && affected) return patchedInput(config, environment, previous, affected);
   const byFlag = config.environments.get(environment);
   const sources = SharedMap.empty<FlagInputSource>().edit();
   const features = config.flags.map((meta) => {
@@ -244,14 +250,24 @@ export function environmentInput(
   return { input: { features, segments }, sources: sources.done() };
 }
 
+/** The flags whose input may differ since the revision of `token`, if it is one of `from`'s. */
+function affectedSince(config: IndexedConfiguration, token: object): Set<string> | undefined {
+  const links = config.from ?? [];
+  const at = links.findIndex((link) => link.base === token);
+  if (at <= 0) return at === 0 ? links[0]?.affected : undefined;
+  const affected = new Set<string>();
+  for (const link of links.slice(0, at + 1)) for (const name of link.affected) affected.add(name);
+  return affected;
+}
+
 export interface EnvironmentInput {
   input: SnapshotInput;
   sources: SharedMap<FlagInputSource>;
 }
 
 /**
- * The environment as built at the revision this one was made from, with the affected flags made
- * again: the same result as building it whole (applyChange keeps segments and every other flag's
+ * The environment as built at one of the revisions this one was made from, with the flags
+ * affected since made again: the same result as building it whole (applyChange keeps segments and every other flag's
  * rows), in proportion to the change rather than to the number of flags.
  */
 function patchedInput(
