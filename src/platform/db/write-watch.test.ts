@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestDatabase } from '../../../test/harness.js';
 import type { Database } from './database.js';
+import { PREPARE_ALWAYS } from './pglite-prepared.js';
 import { mayWrite } from './write-watch.js';
 
 /**
@@ -25,11 +26,11 @@ afterAll(async () => {
 });
 
 /** A kept `count(*) + last sequence value` and how many times it was really read. */
-function counted() {
+function counted(prefix = '') {
   let reads = 0;
   const read = database.keepUntilWrite(async () => {
     reads += 1;
-    const { rows } = await sql<{ v: string }>`
+    const { rows } = await sql<{ v: string }>`${sql.raw(prefix)}
       SELECT (SELECT count(*) FROM watched)::text || ':' || (SELECT last_value FROM watched_seq)::text AS v`.execute(
       database.db,
     );
@@ -72,16 +73,20 @@ describe('keepUntilWrite', () => {
   });
 
   it.runIf(process.env.TEST_ENGINE === 'pglite')(
-    'on PGlite, reads alone (other SELECTs included) are answered from memory',
+    'on PGlite, reads alone (other SELECTs, marked to be prepared or not) are answered from memory',
     async () => {
-      const { read, reads } = counted();
-      const value = await read();
-      await sql`SELECT * FROM watched`.execute(database.db);
-      expect(await Promise.all([read(), read(), read()])).toEqual([value, value, value]);
-      expect(reads()).toBe(1);
-      await sql`DELETE FROM watched WHERE n = 1`.execute(database.db);
-      expect(await read()).not.toBe(value);
-      expect(reads()).toBe(2);
+      for (const prefix of ['', PREPARE_ALWAYS]) {
+        await sql`INSERT INTO watched VALUES (1)`.execute(database.db);
+        const { read, reads } = counted(prefix);
+        const value = await read();
+        await sql`SELECT * FROM watched`.execute(database.db);
+        await sql`${sql.raw(PREPARE_ALWAYS)}SELECT count(*) FROM watched`.execute(database.db);
+        expect(await Promise.all([read(), read(), read()])).toEqual([value, value, value]);
+        expect(reads()).toBe(1);
+        await sql`DELETE FROM watched WHERE n = 1`.execute(database.db);
+        expect(await read()).not.toBe(value);
+        expect(reads()).toBe(2);
+      }
     },
   );
 
@@ -106,5 +111,11 @@ describe('mayWrite', () => {
     expect(mayWrite('select pg_advisory_xact_lock(1)')).toBe(true);
     expect(mayWrite('begin')).toBe(true);
     expect(mayWrite('selection')).toBe(true);
+    // Leading comments are inert: a marked statement is as read-only as the same without the mark.
+    expect(mayWrite(`${PREPARE_ALWAYS}SELECT 1`)).toBe(false);
+    expect(mayWrite('/* a */ /* b ** c */ select 1')).toBe(false);
+    expect(mayWrite('/* a */ insert into flags values (1)')).toBe(true);
+    expect(mayWrite(`${PREPARE_ALWAYS}SELECT nextval('unlogged_changes')`)).toBe(true);
+    expect(mayWrite('/* a /* nested */ */ select 1')).toBe(true);
   });
 });

@@ -77,7 +77,9 @@ export class WriteWatch {
   }
 }
 
-const READ_ONLY = /^\s*select\b/i;
+// Block comments may come first (a statement marked to be prepared, pglite-prepared.ts): inert
+// text. A nested comment ends the match early, and then the statement counts as a write.
+const READ_ONLY = /^\s*(?:\/\*[^*]*\*+(?:[^/*][^*]*\*+)*\/\s*)*select\b/i;
 const WRITING_CALLS = /\b(nextval|setval|pg_advisory\w*|set_config|pg_notify)\s*\(/i;
 
 /** Whether a statement may change data (see the class comment); unsure means yes. */
