@@ -1,5 +1,5 @@
 // `npm start`: runs the bundled service (dist/main.js), building it first when it is missing or
-// older than any source or migration file, and the web UI (dist/ui) likewise (scripts/ui-build.mjs). The bundle starts faster and uses less memory than
+// older than any source file, package-lock.json or scripts/bundle.mjs, and the web UI (dist/ui) likewise (scripts/ui-build.mjs). The bundle starts faster and uses less memory than
 // compiling TypeScript at load time (bench/RESULTS.md); `npm run dev` keeps the tsx way.
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -20,7 +20,12 @@ function newest(dir) {
 const stale =
   !existsSync(bundle) ||
   statSync(bundle).mtimeMs <
-    Math.max(newest(join(root, 'src')), statSync(join(root, 'package-lock.json')).mtimeMs);
+    Math.max(
+      newest(join(root, 'src')),
+      statSync(join(root, 'package-lock.json')).mtimeMs,
+      // The build's own settings (a new bundle option reaches existing checkouts too).
+      statSync(join(root, 'scripts', 'bundle.mjs')).mtimeMs,
+    );
 // npm runs scripts from the package folder; the same when this file is started from elsewhere
 // (the default DATA_DIR, ./data, is relative to it).
 process.chdir(root);
