@@ -1,11 +1,10 @@
 import type { Deps } from '../../deps.js';
 import { type Db, transaction } from '../../platform/db/index.js';
 import type { Principal } from '../../platform/http/auth.js';
-import { appendEvent } from '../events/index.js';
 import { enterLiveStages, lockFlagsInOrder } from '../flags/index.js';
 import type { StrategyDraft } from './strategies.input.js';
 import { addStrategy, type FlagEnvironmentRef, lockForChange } from './strategies.service.js';
-import { existingSegmentIds, listStrategies, setFlagEnvironmentEnabled } from './strategies.store.js';
+import { existingSegmentIds, listStrategies, setFlagEnvironmentEnabledRecorded } from './strategies.store.js';
 
 interface DefaultStrategy {
   name?: string;
@@ -110,14 +109,6 @@ async function setEnabledIn(tx: Db, deps: Deps, ref: FlagEnvironmentRef, enabled
     }
   }
   if (state.enabled === enabled) return;
-  await setFlagEnvironmentEnabled(tx, ref.featureName, ref.environment, enabled);
+  await setFlagEnvironmentEnabledRecorded(tx, ref, enabled, { name: by.name, userId: by.userId });
   if (enabled) await enterLiveStages(tx, ref.featureName, state.environmentType === 'production', deps.now());
-  await appendEvent(tx, {
-    type: enabled ? 'feature-environment-enabled' : 'feature-environment-disabled',
-    createdBy: by.name,
-    createdByUserId: by.userId,
-    featureName: ref.featureName,
-    project: ref.projectId,
-    environment: ref.environment,
-  });
 }

@@ -414,6 +414,12 @@ describe('POST …/environments/:environment/on|off', () => {
     expect((await a.getFlag('default', flag)).json().environments[0].enabled).toBe(false);
     expect((await t.request({ method: 'POST', url: `${base(flag)}/off` })).statusCode).toBe(200);
     expect(await types(flag)).toEqual(ON_THEN_OFF);
+    const recorded = (await t.request({ method: 'GET', url: `/api/admin/events/${flag}` })).json().events;
+    for (const event of recorded.slice(0, 2)) {
+      expect(event).toMatchObject({ featureName: flag, project: 'default', environment: 'development' });
+      expect(event.createdBy).toBeTruthy();
+      expect(event.data ?? null).toBeNull();
+    }
   });
 
   it('turns on a flag whose environment row is missing (made and locked by the change)', async () => {
