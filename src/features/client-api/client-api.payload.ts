@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import type { FastifyReply } from 'fastify';
 import semver from 'semver';
-import type { ConstraintInput, FlagInput, StrategyInput } from '../../evaluation/index.js';
+import type { ConstraintInput, FlagInput, SnapshotInput, StrategyInput } from '../../evaluation/index.js';
 import type { Configuration } from '../snapshot/index.js';
 
 type ClientFlag = ReturnType<typeof flagFor>;
@@ -125,6 +125,10 @@ export function clientFlag(flag: FlagInput): Readonly<SerialisedFlag> {
   return serialise(plainFlags, flag, new Map(), false);
 }
 
+/** Each segment's constraints by id (inlined into strategies for SDKs without segment support). */
+const segmentConstraintsOf = (input: SnapshotInput) =>
+  new Map((input.segments ?? []).map((s) => [s.id, s.constraints ?? []]));
+
 /**
  * One flag of the token's scope as its payload shows it (`GET /api/client/features/:name`), found
  * by name without making the whole payload; undefined when the scope does not hold it.
@@ -139,11 +143,8 @@ export function clientFlagIn(
   const flag = environment.sources.get(name)?.input;
   if (!flag) return undefined;
   if (!scope.projects.includes('*') && !scope.projects.includes(flag.project ?? '')) return undefined;
-  const segmentConstraints = inlineSegments
-    ? new Map((environment.input.segments ?? []).map((s) => [s.id, s.constraints ?? []]))
-    : new Map<number, ConstraintInput[]>();
-  return serialise(inlineSegments ? inlinedFlags : plainFlags, flag, segmentConstraints, inlineSegments)
-    .value;
+  const serialised = inlineSegments ? inlinedFlags : plainFlags;
+  return serialise(serialised, flag, segmentConstraintsOf(environment.input), inlineSegments).value;
 }
 
 /**
@@ -158,7 +159,7 @@ export function buildClientPayload(
   const input = config.environment(scope.environment).input;
   const all = scope.projects.includes('*');
   const wanted = new Set(scope.projects);
-  const segmentConstraints = new Map((input.segments ?? []).map((s) => [s.id, s.constraints ?? []]));
+  const segmentConstraints = segmentConstraintsOf(input);
   const serialised = inlineSegments ? inlinedFlags : plainFlags;
   const features: ClientFlag[] = [];
   const flags: SerialisedFlag[] = [];

@@ -109,6 +109,6 @@ async function setEnabledIn(tx: Db, deps: Deps, ref: FlagEnvironmentRef, enabled
     }
   }
   if (state.enabled === enabled) return;
-  await setFlagEnvironmentEnabledRecorded(tx, ref, enabled, { name: by.name, userId: by.userId });
+  await setFlagEnvironmentEnabledRecorded(tx, ref, enabled, by);
   if (enabled) await enterLiveStages(tx, ref.featureName, state.environmentType === 'production', deps.now());
 }
