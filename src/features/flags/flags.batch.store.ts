@@ -1,6 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import type { DB } from '../../platform/db/schema.js';
 import type { FlagRow } from './flags.store.js';
+import { enterLiveStagesFrom } from './lifecycle.store.js';
 
 /** Rows per statement in the batch writes below: bounds one statement's JSON parameter. */
 const CHUNK = 2000;
@@ -175,10 +176,7 @@ export async function updateFlags(db: Kysely<DB>, flags: BatchFlag[]): Promise<v
   }
 }
 
-/**
- * enterLiveStages for many flags: `pre-live`, and `live` for a production-type environment, each
- * only once and never while the flag is at a later stage.
- */
+/** enterLiveStagesFrom (lifecycle.store.ts) for many flags. */
 export async function enterLiveStagesMany(
   db: Kysely<DB>,
   names: string[],
@@ -186,15 +184,11 @@ export async function enterLiveStagesMany(
   at: Date,
 ): Promise<void> {
   if (names.length === 0) return;
-  const stages = production ? (['pre-live', 'live'] as const) : (['pre-live'] as const);
-  for (const stage of stages) {
-    const later = stage === 'pre-live' ? ['live', 'completed', 'archived'] : ['completed', 'archived'];
-    await sql`INSERT INTO feature_lifecycles (feature_name, stage, created_at)
-      SELECT f.name, ${stage}, ${at} FROM (SELECT jsonb_array_elements_text(${list(names)}::jsonb) AS name) f
-      WHERE NOT EXISTS (SELECT 1 FROM feature_lifecycles l
-        WHERE l.feature_name = f.name AND l.stage = ANY(${later}::text[]))
-      ON CONFLICT (feature_name, stage) DO NOTHING`.execute(db);
-  }
+  await enterLiveStagesFrom(
+    sql`SELECT jsonb_array_elements_text(${list(names)}::jsonb) AS name`,
+    sql`${production}::boolean`,
+    at,
+  ).execute(db);
 }
 
 /**

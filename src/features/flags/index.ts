@@ -13,7 +13,7 @@ export {
 } from './flags.schemas.js';
 export { flagRoutes } from './flags.routes.js';
 export { findFlagArchivedState, lockFlag, lockFlagsInOrder, markFlagsSeen } from './flags.store.js';
-export { enterLiveStages } from './lifecycle.store.js';
+export { enterLiveStages, enterLiveStagesFrom } from './lifecycle.store.js';
 export { checkPotentialStaleness, reconcileStaleness, startStalenessJob } from './staleness.service.js';
 export { FLAG_TYPES } from './flags.schemas.js';
 export {

@@ -1,4 +1,4 @@
-import { type Kysely, sql } from 'kysely';
+import { type Kysely, type RawBuilder, sql } from 'kysely';
 import type { DB } from '../../platform/db/schema.js';
 
 export type Stage = 'initial' | 'pre-live' | 'live' | 'completed' | 'archived';
@@ -46,16 +46,25 @@ export async function deleteStage(db: Kysely<DB>, name: string, stage: Stage): P
 }
 
 /**
- * Enters lifecycle stages on enabling: `pre-live` for any environment, also `live` for a
- * production-type one. A stage is entered only once and never while the flag is at a later stage.
+ * Enters lifecycle stages on enabling, as one INSERT for the flags `flags` selects (a query with a
+ * `name` column): `pre-live` for any environment, also `live` for a production-type one
+ * (`production`, an SQL boolean). A stage is entered only once and never while the flag is at a
+ * later stage. One statement for both stages: within it neither sees the other's row, which is
+ * what the rule needs (`pre-live` does not wait for `live`, and `live` does not look at `pre-live`).
  */
+export function enterLiveStagesFrom(flags: RawBuilder<unknown>, production: RawBuilder<boolean>, at: Date) {
+  return sql`INSERT INTO feature_lifecycles (feature_name, stage, created_at)
+    SELECT f.name, st.stage, ${at}
+    FROM (${flags}) AS f
+    CROSS JOIN (VALUES ('pre-live', ARRAY['live', 'completed', 'archived']),
+      ('live', ARRAY['completed', 'archived'])) AS st(stage, later)
+    WHERE (st.stage = 'pre-live' OR ${production})
+      AND NOT EXISTS (SELECT 1 FROM feature_lifecycles l
+        WHERE l.feature_name = f.name AND l.stage = ANY(st.later))
+    ON CONFLICT (feature_name, stage) DO NOTHING`;
+}
+
+/** enterLiveStagesFrom for one flag. */
 export async function enterLiveStages(db: Kysely<DB>, flag: string, production: boolean, at: Date) {
-  const stages = production ? (['pre-live', 'live'] as const) : (['pre-live'] as const);
-  for (const stage of stages) {
-    const later = stage === 'pre-live' ? ['live', 'completed', 'archived'] : ['completed', 'archived'];
-    await sql`INSERT INTO feature_lifecycles (feature_name, stage, created_at)
-      SELECT ${flag}, ${stage}, ${at} WHERE NOT EXISTS (
-        SELECT 1 FROM feature_lifecycles WHERE feature_name = ${flag} AND stage = ANY(${later}::text[]))
-      ON CONFLICT (feature_name, stage) DO NOTHING`.execute(db);
-  }
+  await enterLiveStagesFrom(sql`SELECT ${flag}::text AS name`, sql`${production}::boolean`, at).execute(db);
 }

@@ -81,6 +81,11 @@ describe('maintenance mode', () => {
     const flag = uniqueName('mm-paths');
     await a.createFlag('default', { name: flag });
     const url = `/api/admin/projects/default/features/${flag}`;
+    // An enabled strategy in development (turning it on is then one statement), none in production
+    // (turning it on there would add the default strategy).
+    expect(
+      (await t.send('POST', `${url}/environments/development/strategies`, { name: 'default' })).statusCode,
+    ).toBe(200);
     const etag = (await a.getFlag('default', flag)).headers.etag as string;
     const before = await a.flagEvents(flag);
     const names = [uniqueName('plain'), uniqueName('tagged')];
@@ -96,13 +101,27 @@ describe('maintenance mode', () => {
         t.send('PUT', url, { archived: true }),
         t.send('PATCH', url, [{ op: 'replace', path: '/description', value: 'patched' }]),
         t.send('PUT', '/api/admin/projects/default/features/no-such-flag-mm', { description: 'x' }),
+        t.send('POST', `${url}/environments/development/on`),
+        t.send('POST', `${url}/environments/production/on`),
+        t.send('POST', `${url}/environments/development/off`),
+        t.send('POST', '/api/admin/projects/default/features/no-such-flag-mm/environments/development/on'),
       ];
       for (const res of await Promise.all(attempts)) {
         expect(res.statusCode, res.body).toBe(503);
         expect(res.json().name).toBe('ServiceUnavailableError');
       }
     });
-    expect((await a.getFlag('default', flag)).json()).toMatchObject({ description: null, archived: false });
+    const after = (await a.getFlag('default', flag)).json();
+    expect(after).toMatchObject({ description: null, archived: false });
+    expect(
+      after.environments.map((e: { enabled: boolean; strategies: unknown[] }) => [
+        e.enabled,
+        e.strategies.length,
+      ]),
+    ).toEqual([
+      [false, 1],
+      [false, 0],
+    ]);
     expect(await a.flagEvents(flag)).toEqual(before);
     for (const name of names) expect((await a.getFlag('default', name)).statusCode).toBe(404);
     expect((await t.send('PUT', url, { description: 'after' })).statusCode).toBe(200);

@@ -1,10 +1,21 @@
 import type { Deps } from '../../deps.js';
-import { type Db, transaction } from '../../platform/db/index.js';
+import { type Db, singleStatement, transaction } from '../../platform/db/index.js';
 import type { Principal } from '../../platform/http/auth.js';
 import { enterLiveStages, lockFlagsInOrder } from '../flags/index.js';
+import { maintenanceError, refuseInMaintenance } from '../maintenance/index.js';
 import type { StrategyDraft } from './strategies.input.js';
-import { addStrategy, type FlagEnvironmentRef, lockForChange } from './strategies.service.js';
-import { existingSegmentIds, listStrategies, setFlagEnvironmentEnabledRecorded } from './strategies.store.js';
+import {
+  addStrategy,
+  checkFlagEnvironment,
+  type FlagEnvironmentRef,
+  lockForChange,
+} from './strategies.service.js';
+import {
+  existingSegmentIds,
+  listStrategies,
+  setFlagEnvironmentEnabledRecorded,
+  toggleInOneStatement,
+} from './strategies.store.js';
 
 interface DefaultStrategy {
   name?: string;
@@ -68,7 +79,18 @@ export async function setEnvironmentEnabled(
   enabled: boolean,
   by: Principal,
 ): Promise<void> {
-  await transaction(deps.database.db, (tx) => setEnabledIn(tx, deps, ref, enabled, by));
+  // Nearly every toggle is one statement (one round trip, no BEGIN/COMMIT); the rest (a missing
+  // flag environment row, turning on without an enabled strategy) take the general path.
+  const outcome = await singleStatement(deps.database.db, (db) =>
+    toggleInOneStatement(db, ref, enabled, by, deps.now()),
+  );
+  if (outcome.maintenance) throw maintenanceError();
+  checkFlagEnvironment(ref, true, outcome.flag);
+  if (outcome.done) return;
+  await transaction(deps.database.db, async (tx) => {
+    await refuseInMaintenance(tx);
+    await setEnabledIn(tx, deps, ref, enabled, by);
+  });
 }
 
 /**

@@ -97,7 +97,8 @@ export const strategyRoutes = (deps: Deps) =>
       app.post(
         `${BASE}/${enabled ? 'on' : 'off'}`,
         {
-          config: { permission: 'UPDATE_FEATURE_ENVIRONMENT' },
+          // The toggle's statement checks maintenance mode itself (setEnvironmentEnabled).
+          config: { permission: 'UPDATE_FEATURE_ENVIRONMENT', maintenance: 'handler' },
           schema: {
             tags,
             operationId: enabled ? 'toggleFeatureEnvironmentOn' : 'toggleFeatureEnvironmentOff',

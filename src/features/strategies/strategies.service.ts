@@ -66,11 +66,10 @@ export async function resolveFlagEnvironment(
   return checkFlagEnvironment(ref, forWrite, await findFlagEnvironment(db, ref.featureName, ref.environment));
 }
 
-function checkFlagEnvironment(
-  ref: FlagEnvironmentRef,
-  forWrite: boolean,
-  state: FlagEnvironmentState | undefined,
-): FlagEnvironmentState & { environmentType: string } {
+/** Refuses a missing flag (or one of another project), a missing environment, an archived flag. */
+export function checkFlagEnvironment<
+  S extends Pick<FlagEnvironmentState, 'project' | 'archived' | 'environmentType'>,
+>(ref: FlagEnvironmentRef, forWrite: boolean, state: S | undefined): S & { environmentType: string } {
   if (!state || state.project !== ref.projectId) {
     throw notFound(`There's no feature named "${ref.featureName}" in project "${ref.projectId}".`);
   }

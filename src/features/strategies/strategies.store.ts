@@ -1,6 +1,8 @@
 import { type Kysely, sql } from 'kysely';
 import type { DB } from '../../platform/db/schema.js';
 import { insertEventsFrom } from '../events/index.js';
+import { enterLiveStagesFrom } from '../flags/index.js';
+import { maintenanceIsOn } from '../maintenance/index.js';
 
 export interface FlagEnvironmentState {
   project: string;
@@ -97,6 +99,93 @@ export async function setFlagEnvironmentEnabledRecorded(
         c.feature_name, ${ref.projectId}::text AS project, ${ref.environment}::text AS environment,
         NULL::jsonb AS data, NULL::jsonb AS pre_data
       FROM changed c`)}`.execute(db);
+}
+
+/** What `toggleInOneStatement` found and did. */
+export interface ToggleOutcome {
+  maintenance: boolean;
+  /** The flag with its project and the environment as the project has it; undefined: no such flag. */
+  flag: { project: string; archived: boolean; environmentType: string | null } | undefined;
+  /**
+   * Whether the statement did all the toggle asks: false when the flag environment's row is
+   * missing (the environment came to the project after the flag) or when turning on needs the
+   * default strategy (no enabled strategy): those take the general path (setEnabledIn).
+   */
+  done: boolean;
+}
+
+/**
+ * The common toggle as one statement, its own transaction: checks maintenance mode and the flag
+ * (the flag's row locked first, the lock order of lockFlag), then sets the flag environment's
+ * state with its event and, on enabling, the lifecycle stages; nothing is written unless every
+ * check passes and the row exists. The enabled strategies it counts are locked (FOR SHARE): the
+ * statement's snapshot predates the wait for the flag's row, and a strategy disabled or deleted by
+ * the writer it waited for must not count (one added by it is not seen: then `done` is false and
+ * the general path, with fresh reads, decides).
+ */
+export async function toggleInOneStatement(
+  db: Kysely<DB>,
+  ref: { featureName: string; projectId: string; environment: string },
+  enabled: boolean,
+  by: { name: string; userId: number | null },
+  at: Date,
+): Promise<ToggleOutcome> {
+  const { rows } = await sql<{
+    maintenance: boolean;
+    project: string | null;
+    archived: boolean | null;
+    environment_type: string | null;
+    done: boolean;
+  }>`
+    WITH mode AS (SELECT ${maintenanceIsOn()} AS maintenance),
+    flag AS (
+      SELECT f.project, f.archived_at IS NOT NULL AS archived, e.type AS environment_type
+      FROM features f
+      LEFT JOIN project_environments pe
+        ON pe.project_id = f.project AND pe.environment_name = ${ref.environment}
+      LEFT JOIN environments e ON e.name = pe.environment_name
+      WHERE f.name = ${ref.featureName}
+      FOR UPDATE OF f),
+    target AS (
+      SELECT fe.enabled, EXISTS (
+          SELECT 1 FROM feature_strategies s
+          WHERE s.feature_name = fe.feature_name AND s.environment = fe.environment AND NOT s.disabled
+          FOR SHARE) AS has_enabled_strategy
+      FROM mode m, flag f, feature_environments fe
+      WHERE fe.feature_name = ${ref.featureName} AND fe.environment = ${ref.environment}
+        AND NOT m.maintenance AND f.project = ${ref.projectId} AND f.environment_type IS NOT NULL
+        AND NOT f.archived
+      FOR UPDATE OF fe),
+    changed AS (
+      UPDATE feature_environments fe SET enabled = ${enabled}
+      FROM target t
+      WHERE fe.feature_name = ${ref.featureName} AND fe.environment = ${ref.environment}
+        AND t.enabled <> ${enabled} AND (NOT ${enabled}::boolean OR t.has_enabled_strategy)
+      RETURNING fe.feature_name),
+    recorded AS (${insertEventsFrom(sql`
+      SELECT 1 AS n, ${enabled ? 'feature-environment-enabled' : 'feature-environment-disabled'}::text AS type,
+        ${by.name}::text AS created_by, ${by.userId}::int AS created_by_user_id,
+        c.feature_name, ${ref.projectId}::text AS project, ${ref.environment}::text AS environment,
+        NULL::jsonb AS data, NULL::jsonb AS pre_data
+      FROM changed c`)}),
+    staged AS (${enterLiveStagesFrom(
+      sql`SELECT feature_name AS name FROM changed WHERE ${enabled}::boolean`,
+      sql`(SELECT environment_type = 'production' FROM flag)`,
+      at,
+    )})
+    SELECT m.maintenance, f.project, f.archived, f.environment_type,
+      t.enabled IS NOT NULL AND (NOT ${enabled}::boolean OR t.has_enabled_strategy) AS done
+    FROM mode m LEFT JOIN flag f ON true LEFT JOIN target t ON true`.execute(db);
+  const row = rows[0];
+  if (!row) throw new Error('the toggle statement answered no row');
+  return {
+    maintenance: row.maintenance,
+    flag:
+      row.project === null
+        ? undefined
+        : { project: row.project, archived: row.archived === true, environmentType: row.environment_type },
+    done: row.done,
+  };
 }
 
 export interface StrategyRow {

@@ -1,3 +1,4 @@
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api } from '../../../test/api.js';
 import { startTestApp, type TestApp, uniqueName } from '../../../test/harness.js';
@@ -31,6 +32,46 @@ const createSegment = async () => {
 };
 const types = async (flag: string) => (await a.flagEvents(flag)).events.map((e) => e.type);
 const countStrategies = (flag: string) => a.count('feature_strategies', 'feature_name = $1', [flag]);
+
+describe.runIf(process.env.TEST_ENGINE === 'postgres')('on, while another change holds the flag', () => {
+  it('counts the strategies as that change left them', async () => {
+    // Another transaction holds the flag's row (the lock order) and disables the flag's only
+    // strategy; turning the flag on waits for it. After it commits, the flag has no enabled
+    // strategy, so turning on must add the default one, as it does without the wait.
+    const flag = await newFlag();
+    await addStrategy(flag, { name: 'default' });
+    const [row] = await t.database.session((run) => run('SELECT current_database() AS db'));
+    const client = new pg.Client({
+      connectionString: process.env.TEST_DATABASE_URL!.replace(/\/[^/]*$/, `/${String(row?.db)}`),
+    });
+    await client.connect();
+    try {
+      await client.query('BEGIN');
+      await client.query('SELECT name FROM features WHERE name = $1 FOR UPDATE', [flag]);
+      await client.query(`UPDATE feature_strategies SET disabled = true WHERE feature_name = $1`, [flag]);
+      const on = post(`${base(flag)}/on`);
+      // Until the request waits for the row (a lock wait on the flag's row, seen from outside).
+      for (let i = 0; i < 200; i++) {
+        const waiting = await client.query(
+          `SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`,
+        );
+        if (waiting.rowCount) break;
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      await client.query('COMMIT');
+      expect((await on).statusCode).toBe(200);
+    } finally {
+      await client.end();
+    }
+    const dev = (await a.getFlag('default', flag)).json().environments[0];
+    expect(dev.enabled).toBe(true);
+    expect(dev.strategies.map((s: { name: string; disabled: boolean }) => [s.name, s.disabled])).toEqual([
+      ['default', true],
+      ['flexibleRollout', false],
+    ]);
+    expect((await types(flag)).slice(0, 2)).toEqual(['feature-environment-enabled', 'feature-strategy-add']);
+  });
+});
 
 describe('POST …/strategies', () => {
   it('adds a strategy, answers it and records feature-strategy-add', async () => {
