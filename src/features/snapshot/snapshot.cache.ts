@@ -179,14 +179,20 @@ export class ConfigurationCache implements ConfigurationSource {
   }
 
   async get(options: { fresh?: boolean; within?: number } = {}): Promise<Configuration> {
-    if (options.within !== undefined && this.current && !this.stale && this.goodEnough(options.within)) {
-      return this.current;
-    }
+    const { within } = options;
+    const acceptable = () =>
+      within !== undefined && this.current !== undefined && !this.stale && this.goodEnough(within);
+    if (acceptable()) return this.current as Configuration;
     if (options.fresh) this.observe(await this.latest());
-    // A reload already in flight may predate the revision just observed: then load once more.
+    // A reload already in flight may predate the revision just observed: then load once more. A
+    // reader with a period takes the configuration just read: under a stream of writes a newer
+    // revision is known again by then, and reading it at once (and again) would bypass the gap
+    // between reads that `follow` keeps, at the cost of the SDK requests (seen: 7 reads a second
+    // instead of 4 at 100 writes/s, the extra ones started by 304 requests).
     for (let attempt = 0; attempt < 3; attempt++) {
       if (this.current && this.current.revision >= this.knownRevision && !this.stale) return this.current;
       await this.reload();
+      if (acceptable()) return this.current as Configuration;
     }
     return this.current as Configuration;
   }
