@@ -54,7 +54,7 @@ export async function deleteStage(db: Kysely<DB>, name: string, stage: Stage): P
  */
 export function enterLiveStagesFrom(flags: RawBuilder<unknown>, production: RawBuilder<boolean>, at: Date) {
   return sql`INSERT INTO feature_lifecycles (feature_name, stage, created_at)
-    SELECT f.name, st.stage, ${at}
+    SELECT f.name, st.stage, ${at}::timestamptz
     FROM (${flags}) AS f
     CROSS JOIN (VALUES ('pre-live', ARRAY['live', 'completed', 'archived']),
       ('live', ARRAY['completed', 'archived'])) AS st(stage, later)

@@ -480,6 +480,26 @@ describe('POST …/environments/:environment/on|off', () => {
     expect(await types(flag)).toEqual(ON_THEN_OFF);
   });
 
+  it('records when each toggle entered its stages, toggle after toggle', async () => {
+    // Several flags in turn: on PGlite the statement runs by name from its second time, with the
+    // parameter types PostgreSQL inferred (the time among them).
+    for (let i = 0; i < 3; i++) {
+      const flag = await newFlag();
+      await addStrategy(flag, { name: 'default' }, 'production');
+      const before = Date.now();
+      expect((await post(`${base(flag, 'production')}/on`)).statusCode).toBe(200);
+      const stages = (
+        await t.request({ method: 'GET', url: `/api/admin/projects/default/features/${flag}/lifecycle` })
+      ).json() as { stage: string; enteredStageAt: string }[];
+      expect(stages.map((s) => s.stage)).toEqual(['initial', 'pre-live', 'live']);
+      for (const s of stages.slice(1)) {
+        const at = Date.parse(s.enteredStageAt);
+        expect(at, s.stage).toBeGreaterThanOrEqual(before - 1000);
+        expect(at, s.stage).toBeLessThanOrEqual(Date.now() + 1000);
+      }
+    }
+  });
+
   it('keeps an existing enabled strategy; production enters live', async () => {
     const flag = await newFlag();
     await addStrategy(flag, { name: 'default' }, 'production');
