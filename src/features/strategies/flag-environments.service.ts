@@ -79,14 +79,17 @@ export async function setEnvironmentEnabled(
   enabled: boolean,
   by: Principal,
 ): Promise<void> {
-  // Nearly every toggle is one statement (one round trip, no BEGIN/COMMIT); the rest (a missing
-  // flag environment row, turning on without an enabled strategy) take the general path.
+  // Nearly every toggle is one statement (one round trip, no BEGIN/COMMIT); the rest (a flag
+  // another writer holds or just changed, a missing flag environment row, turning on without an
+  // enabled strategy) take the general path.
   const outcome = await singleStatement(deps.database.db, (db) =>
     toggleInOneStatement(db, ref, enabled, by, deps.now()),
   );
   if (outcome.maintenance) throw maintenanceError();
-  checkFlagEnvironment(ref, true, outcome.flag);
-  if (outcome.done) return;
+  if (!outcome.busy) {
+    checkFlagEnvironment(ref, true, outcome.flag);
+    if (outcome.done) return;
+  }
   await transaction(deps.database.db, async (tx) => {
     await refuseInMaintenance(tx);
     await setEnabledIn(tx, deps, ref, enabled, by);

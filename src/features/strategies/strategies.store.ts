@@ -104,6 +104,11 @@ export async function setFlagEnvironmentEnabledRecorded(
 /** What `toggleInOneStatement` found and did. */
 export interface ToggleOutcome {
   maintenance: boolean;
+  /**
+   * Another transaction holds the flag's row, or changed it after this statement began: nothing
+   * was done, and the general path (which waits for the row and then reads afresh) must decide.
+   */
+  busy: boolean;
   /** The flag with its project and the environment as the project has it; undefined: no such flag. */
   flag: { project: string; archived: boolean; environmentType: string | null } | undefined;
   /**
@@ -115,13 +120,18 @@ export interface ToggleOutcome {
 }
 
 /**
- * The common toggle as one statement, its own transaction: checks maintenance mode and the flag
- * (the flag's row locked first, the lock order of lockFlag), then sets the flag environment's
- * state with its event and, on enabling, the lifecycle stages; nothing is written unless every
- * check passes and the row exists. The enabled strategies it counts are locked (FOR SHARE): the
- * statement's snapshot predates the wait for the flag's row, and a strategy disabled or deleted by
- * the writer it waited for must not count (one added by it is not seen: then `done` is false and
- * the general path, with fresh reads, decides).
+ * The common toggle as one statement, its own transaction: checks maintenance mode and the flag,
+ * then sets the flag environment's state with its event and, on enabling, the lifecycle stages;
+ * nothing is written unless every check passes and the row exists.
+ *
+ * Its snapshot is taken when it starts, so it must not act on a flag another writer changed
+ * meanwhile (that writer's stages, tags or strategies would be invisible to it). Hence it never
+ * waits for the flag's row (SKIP LOCKED: held by someone, the toggle reports `busy`), and a row
+ * that moved between the snapshot and the lock (its `xmin` differs; a stage change updates the
+ * row through its trigger) is `busy` too. Locks in the order of every writer (lockFlag): the
+ * flag's row, the flag environment's row, then (enabling only) the enabled strategies it counts,
+ * FOR SHARE, so that one disabled or deleted by a writer that committed in between does not count;
+ * one added in between is not seen, and then the general path adds nothing twice (it reads again).
  */
 export async function toggleInOneStatement(
   db: Kysely<DB>,
@@ -132,35 +142,42 @@ export async function toggleInOneStatement(
 ): Promise<ToggleOutcome> {
   const { rows } = await sql<{
     maintenance: boolean;
+    busy: boolean;
     project: string | null;
     archived: boolean | null;
     environment_type: string | null;
     done: boolean;
   }>`
     WITH mode AS (SELECT ${maintenanceIsOn()} AS maintenance),
+    seen AS (SELECT xmin::text AS version FROM features WHERE name = ${ref.featureName}),
     flag AS (
-      SELECT f.project, f.archived_at IS NOT NULL AS archived, e.type AS environment_type
+      SELECT f.project, f.archived_at IS NOT NULL AS archived, e.type AS environment_type,
+        f.xmin::text AS version
       FROM features f
       LEFT JOIN project_environments pe
         ON pe.project_id = f.project AND pe.environment_name = ${ref.environment}
       LEFT JOIN environments e ON e.name = pe.environment_name
       WHERE f.name = ${ref.featureName}
-      FOR UPDATE OF f),
+      FOR UPDATE OF f SKIP LOCKED),
     target AS (
-      SELECT fe.enabled, EXISTS (
-          SELECT 1 FROM feature_strategies s
-          WHERE s.feature_name = fe.feature_name AND s.environment = fe.environment AND NOT s.disabled
-          FOR SHARE) AS has_enabled_strategy
-      FROM mode m, flag f, feature_environments fe
+      SELECT fe.enabled
+      FROM mode m, seen s, flag f, feature_environments fe
       WHERE fe.feature_name = ${ref.featureName} AND fe.environment = ${ref.environment}
-        AND NOT m.maintenance AND f.project = ${ref.projectId} AND f.environment_type IS NOT NULL
-        AND NOT f.archived
+        AND NOT m.maintenance AND f.version = s.version AND f.project = ${ref.projectId}
+        AND f.environment_type IS NOT NULL AND NOT f.archived
       FOR UPDATE OF fe),
+    strategy AS (
+      SELECT EXISTS (
+          SELECT 1 FROM feature_strategies s
+          WHERE s.feature_name = ${ref.featureName} AND s.environment = ${ref.environment}
+            AND NOT s.disabled
+          FOR SHARE) AS enabled
+      FROM target WHERE ${enabled}::boolean),
     changed AS (
       UPDATE feature_environments fe SET enabled = ${enabled}
-      FROM target t
+      FROM target t LEFT JOIN strategy st ON true
       WHERE fe.feature_name = ${ref.featureName} AND fe.environment = ${ref.environment}
-        AND t.enabled <> ${enabled} AND (NOT ${enabled}::boolean OR t.has_enabled_strategy)
+        AND t.enabled <> ${enabled} AND (NOT ${enabled}::boolean OR coalesce(st.enabled, false))
       RETURNING fe.feature_name),
     recorded AS (${insertEventsFrom(sql`
       SELECT 1 AS n, ${enabled ? 'feature-environment-enabled' : 'feature-environment-disabled'}::text AS type,
@@ -173,13 +190,17 @@ export async function toggleInOneStatement(
       sql`(SELECT environment_type = 'production' FROM flag)`,
       at,
     )})
-    SELECT m.maintenance, f.project, f.archived, f.environment_type,
-      t.enabled IS NOT NULL AND (NOT ${enabled}::boolean OR t.has_enabled_strategy) AS done
-    FROM mode m LEFT JOIN flag f ON true LEFT JOIN target t ON true`.execute(db);
+    SELECT m.maintenance,
+      s.version IS NOT NULL AND f.version IS DISTINCT FROM s.version AS busy,
+      f.project, f.archived, f.environment_type,
+      t.enabled IS NOT NULL AND (NOT ${enabled}::boolean OR coalesce(st.enabled, false)) AS done
+    FROM mode m LEFT JOIN seen s ON true LEFT JOIN flag f ON true LEFT JOIN target t ON true
+      LEFT JOIN strategy st ON true`.execute(db);
   const row = rows[0];
   if (!row) throw new Error('the toggle statement answered no row');
   return {
     maintenance: row.maintenance,
+    busy: row.busy,
     flag:
       row.project === null
         ? undefined

@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api } from '../../../test/api.js';
+import { withDatabase } from '../../../test/global-setup.js';
 import { startTestApp, type TestApp, uniqueName } from '../../../test/harness.js';
 
 let t: TestApp;
@@ -34,35 +35,45 @@ const types = async (flag: string) => (await a.flagEvents(flag)).events.map((e) 
 const countStrategies = (flag: string) => a.count('feature_strategies', 'feature_name = $1', [flag]);
 
 describe.runIf(process.env.TEST_ENGINE === 'postgres')('on, while another change holds the flag', () => {
-  it('counts the strategies as that change left them', async () => {
-    // Another transaction holds the flag's row (the lock order) and disables the flag's only
-    // strategy; turning the flag on waits for it. After it commits, the flag has no enabled
-    // strategy, so turning on must add the default one, as it does without the wait.
-    const flag = await newFlag();
-    await addStrategy(flag, { name: 'default' });
+  /**
+   * Another session holds the flag's row (the lock order of every writer), runs `statements`,
+   * and commits only once the toggle waits (a lock wait seen from outside) or after 2 s; the
+   * toggle must then act on what that change left, as it would have without the wait.
+   */
+  async function toggleWhileHeld(flag: string, url: string, statements: [string, unknown[]][]) {
     const [row] = await t.database.session((run) => run('SELECT current_database() AS db'));
     const client = new pg.Client({
-      connectionString: process.env.TEST_DATABASE_URL!.replace(/\/[^/]*$/, `/${String(row?.db)}`),
+      connectionString: withDatabase(process.env.TEST_DATABASE_URL!, String(row?.db)),
     });
     await client.connect();
     try {
       await client.query('BEGIN');
       await client.query('SELECT name FROM features WHERE name = $1 FOR UPDATE', [flag]);
-      await client.query(`UPDATE feature_strategies SET disabled = true WHERE feature_name = $1`, [flag]);
-      const on = post(`${base(flag)}/on`);
-      // Until the request waits for the row (a lock wait on the flag's row, seen from outside).
-      for (let i = 0; i < 200; i++) {
+      for (const [text, values] of statements) await client.query(text, values);
+      const on = post(url);
+      let waited = false;
+      for (let i = 0; i < 200 && !waited; i++) {
         const waiting = await client.query(
           `SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`,
         );
-        if (waiting.rowCount) break;
-        await new Promise((r) => setTimeout(r, 10));
+        waited = (waiting.rowCount ?? 0) > 0;
+        if (!waited) await new Promise((r) => setTimeout(r, 10));
       }
       await client.query('COMMIT');
       expect((await on).statusCode).toBe(200);
+      expect(waited, 'the toggle waited for the held row').toBe(true);
     } finally {
       await client.end();
     }
+  }
+
+  it('counts the strategies as that change left them', async () => {
+    // The change disables the flag's only strategy: turning on must add the default one.
+    const flag = await newFlag();
+    await addStrategy(flag, { name: 'default' });
+    await toggleWhileHeld(flag, `${base(flag)}/on`, [
+      ['UPDATE feature_strategies SET disabled = true WHERE feature_name = $1', [flag]],
+    ]);
     const dev = (await a.getFlag('default', flag)).json().environments[0];
     expect(dev.enabled).toBe(true);
     expect(dev.strategies.map((s: { name: string; disabled: boolean }) => [s.name, s.disabled])).toEqual([
@@ -70,6 +81,37 @@ describe.runIf(process.env.TEST_ENGINE === 'postgres')('on, while another change
       ['flexibleRollout', false],
     ]);
     expect((await types(flag)).slice(0, 2)).toEqual(['feature-environment-enabled', 'feature-strategy-add']);
+  });
+
+  it('enters no stage before one that change entered', async () => {
+    // The change completes the flag: turning it on in production then enters neither pre-live
+    // nor live.
+    const flag = await newFlag();
+    await addStrategy(flag, { name: 'default' }, 'production');
+    await toggleWhileHeld(flag, `${base(flag, 'production')}/on`, [
+      [`INSERT INTO feature_lifecycles (feature_name, stage) VALUES ($1, 'completed')`, [flag]],
+    ]);
+    const stages = (
+      await t.request({ method: 'GET', url: `/api/admin/projects/default/features/${flag}/lifecycle` })
+    ).json() as { stage: string }[];
+    expect(stages.map((s) => s.stage)).toEqual(['initial', 'completed']);
+    const view = (await a.getFlag('default', flag)).json();
+    expect(view.environments[1].enabled).toBe(true);
+    expect(view.lifecycle.stage).toBe('completed');
+  });
+
+  it('tags its event with the tags that change added', async () => {
+    const flag = await newFlag();
+    await addStrategy(flag, { name: 'default' });
+    await toggleWhileHeld(flag, `${base(flag)}/on`, [
+      [`INSERT INTO tags (type, value) VALUES ('simple', 'held') ON CONFLICT DO NOTHING`, []],
+      [`INSERT INTO feature_tag (feature_name, tag_type, tag_value) VALUES ($1, 'simple', 'held')`, [flag]],
+    ]);
+    const [event] = (await a.flagEvents(flag)).events;
+    expect(event).toMatchObject({
+      type: 'feature-environment-enabled',
+      tags: [{ type: 'simple', value: 'held' }],
+    });
   });
 });
 
