@@ -576,6 +576,25 @@ describe('POST …/environments/:environment/on|off', () => {
     }
   });
 
+  it('refuses to turn an archived flag on or off (400) and changes nothing', async () => {
+    const flag = await newFlag();
+    await addStrategy(flag, { name: 'default' });
+    const archived = await t.request({
+      method: 'PUT',
+      url: `/api/admin/projects/default/features/${flag}`,
+      payload: { archived: true },
+    });
+    expect(archived.statusCode).toBe(200);
+    const before = await types(flag);
+    for (const action of ['on', 'off']) {
+      const res = await post(`${base(flag)}/${action}`);
+      expect(res.statusCode, action).toBe(400);
+      expect(res.json().message).toContain('archived');
+    }
+    expect((await a.getFlag('default', flag)).json().environments[0].enabled).toBe(false);
+    expect(await types(flag)).toEqual(before);
+  });
+
   it('answers 404 for unknown flag/project/environment and 401 without a token', async () => {
     const flag = await newFlag();
     for (const url of [base('nope'), base(flag, 'development', 'nope'), base(flag, 'nope')]) {
