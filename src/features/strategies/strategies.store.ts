@@ -79,13 +79,27 @@ export async function lockFlagEnvironment(
   return row;
 }
 
+type ToggleRef = { featureName: string; projectId: string; environment: string };
+
+/**
+ * The `feature-environment-enabled`/`-disabled` event of each row a preceding `changed` CTE
+ * returns (its `feature_name`): the toggle's event in both of its statements below.
+ */
+const toggleEvents = (ref: ToggleRef, enabled: boolean, by: { name: string; userId: number | null }) =>
+  insertEventsFrom(sql`
+    SELECT 1 AS n, ${enabled ? 'feature-environment-enabled' : 'feature-environment-disabled'}::text AS type,
+      ${by.name}::text AS created_by, ${by.userId}::int AS created_by_user_id,
+      c.feature_name, ${ref.projectId}::text AS project, ${ref.environment}::text AS environment,
+      NULL::jsonb AS data, NULL::jsonb AS pre_data
+    FROM changed c`);
+
 /**
  * Turns a flag environment on or off with its `feature-environment-enabled`/`-disabled` event, in
  * one statement (one round trip fewer per toggle; the event is written only when the row was).
  */
 export async function setFlagEnvironmentEnabledRecorded(
   db: Kysely<DB>,
-  ref: { featureName: string; projectId: string; environment: string },
+  ref: ToggleRef,
   enabled: boolean,
   by: { name: string; userId: number | null },
 ) {
@@ -93,12 +107,7 @@ export async function setFlagEnvironmentEnabledRecorded(
       UPDATE feature_environments SET enabled = ${enabled}
       WHERE feature_name = ${ref.featureName} AND environment = ${ref.environment}
       RETURNING feature_name)
-    ${insertEventsFrom(sql`
-      SELECT 1 AS n, ${enabled ? 'feature-environment-enabled' : 'feature-environment-disabled'}::text AS type,
-        ${by.name}::text AS created_by, ${by.userId}::int AS created_by_user_id,
-        c.feature_name, ${ref.projectId}::text AS project, ${ref.environment}::text AS environment,
-        NULL::jsonb AS data, NULL::jsonb AS pre_data
-      FROM changed c`)}`.execute(db);
+    ${toggleEvents(ref, enabled, by)}`.execute(db);
 }
 
 /** What `toggleInOneStatement` found and did. */
@@ -135,7 +144,7 @@ export interface ToggleOutcome {
  */
 export async function toggleInOneStatement(
   db: Kysely<DB>,
-  ref: { featureName: string; projectId: string; environment: string },
+  ref: ToggleRef,
   enabled: boolean,
   by: { name: string; userId: number | null },
   at: Date,
@@ -179,12 +188,7 @@ export async function toggleInOneStatement(
       WHERE fe.feature_name = ${ref.featureName} AND fe.environment = ${ref.environment}
         AND t.enabled <> ${enabled} AND (NOT ${enabled}::boolean OR coalesce(st.enabled, false))
       RETURNING fe.feature_name),
-    recorded AS (${insertEventsFrom(sql`
-      SELECT 1 AS n, ${enabled ? 'feature-environment-enabled' : 'feature-environment-disabled'}::text AS type,
-        ${by.name}::text AS created_by, ${by.userId}::int AS created_by_user_id,
-        c.feature_name, ${ref.projectId}::text AS project, ${ref.environment}::text AS environment,
-        NULL::jsonb AS data, NULL::jsonb AS pre_data
-      FROM changed c`)}),
+    recorded AS (${toggleEvents(ref, enabled, by)}),
     staged AS (${enterLiveStagesFrom(
       sql`SELECT feature_name AS name FROM changed WHERE ${enabled}::boolean`,
       sql`(SELECT environment_type = 'production' FROM flag)`,
