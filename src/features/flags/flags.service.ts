@@ -1,8 +1,9 @@
 import type { Deps } from '../../deps.js';
-import { type Db, singleStatement, transaction } from '../../platform/db/index.js';
+import { type Database, type Db, singleStatement, transaction } from '../../platform/db/index.js';
 import type { Principal } from '../../platform/http/auth.js';
 import { AppError, invalidField, nameExists, notFound } from '../../platform/http/errors.js';
 import { checkIfMatch, etagOf } from '../../platform/http/etag.js';
+import { KeyedBatches } from '../../platform/keyed-batches.js';
 import type { Reads } from '../../platform/read-cache.js';
 import { fullMatch } from '../../platform/regex.js';
 import { appendEvent, appendEvents } from '../events/index.js';
@@ -24,6 +25,7 @@ import {
   lockFlag,
   type NewFlag,
   type ProjectForFlags,
+  type RecordedChange,
   updateFlag,
   updateFlagRecorded,
   updateFlagRecordedWithView,
@@ -231,27 +233,15 @@ export async function updateFlagMetadata(
   const renames = (input: UpdateFlagInput) => input.name !== undefined && input.name !== name;
   const renameError = () => invalidField('/body/name', 'Cannot change the name of a feature flag.');
   if (typeof change !== 'function' && renames(change)) throw renameError();
-  // Nearly every PUT: no If-Match, no archive change. The change and its events are one statement.
+  // Nearly every PUT: no If-Match, no archive change. The change and its events are one statement,
+  // shared with the other writers of the flag that arrive while one runs (see batchedUpdates).
   if (typeof change !== 'function' && ifMatch === undefined && change.archived === undefined) {
-    const db = deps.database.db;
-    const refused = async (maintenance: boolean) =>
-      maintenance
-        ? maintenanceError()
-        : notInProject(name, projectId, (await findFlagArchivedState(db, name))?.project);
-    // PGlite runs one statement at a time: the answer's view comes with the write (one call into
-    // the database instead of two, ~10 % of a PUT there). See updateFlagRecordedWithView.
-    if (deps.database.engine === 'pglite') {
-      const { view, maintenance } = await singleStatement(db, (db) =>
-        updateFlagRecordedWithView(db, name, projectId, flagChange(change), by),
-      );
-      if (!view) throw await refused(maintenance);
-      return toFlag(view, false);
-    }
-    const { updated, maintenance } = await singleStatement(db, (db) =>
-      updateFlagRecorded(db, name, projectId, flagChange(change), by),
-    );
-    if (!updated) throw await refused(maintenance);
-    return readFlag(db, name);
+    return batchedUpdates(deps.database).submit(JSON.stringify([projectId, name]), {
+      projectId,
+      name,
+      change: flagChange(change),
+      by,
+    });
   }
   await transaction(deps.database.db, async (tx) => {
     await refuseInMaintenance(tx);
@@ -275,6 +265,71 @@ export async function updateFlagMetadata(
   // Read after the commit, so the flag's row lock is not held while the (larger) view is built:
   // concurrent writers to one flag wait for less. The answer shows this change (and any later one).
   return readFlag(deps.database.db, name);
+}
+
+interface PendingUpdate extends RecordedChange {
+  projectId: string;
+  name: string;
+}
+
+const pendingUpdates = new WeakMap<Database, KeyedBatches<PendingUpdate, Flag>>();
+
+/**
+ * The plain PUTs of one flag, per database: one statement at a time per flag, and the PUTs that
+ * arrive while it runs share the next one (KeyedBatches). Eight writers of one flag otherwise
+ * queue on its row lock, each paying for the row's update (its 16 index entries), its commit
+ * and, on PostgreSQL, the answer's read; together they pay once. Each writer still gets its own
+ * events in its order, and its answer shows its change and the ones applied with it (as a read
+ * after the commit would). A batch the database refuses (a character it cannot store, in one
+ * change's description) is applied change by change, so each writer gets its own answer.
+ */
+function batchedUpdates(database: Database): KeyedBatches<PendingUpdate, Flag> {
+  let batches = pendingUpdates.get(database);
+  if (!batches) {
+    batches = new KeyedBatches((items) => applyUpdates(database, items));
+    pendingUpdates.set(database, batches);
+  }
+  return batches;
+}
+
+async function applyUpdates(
+  database: Database,
+  items: PendingUpdate[],
+): Promise<PromiseSettledResult<Flag>[]> {
+  try {
+    const flag = await applyTogether(database, items);
+    return items.map(() => ({ status: 'fulfilled', value: flag }));
+  } catch (error) {
+    // Unknown flag, other project, maintenance: the same answer for every change of the flag.
+    if (items.length === 1 || error instanceof AppError)
+      return items.map(() => ({ status: 'rejected', reason: error }));
+    const results: PromiseSettledResult<Flag>[] = [];
+    for (const item of items) results.push(...(await applyUpdates(database, [item])));
+    return results;
+  }
+}
+
+async function applyTogether(database: Database, items: PendingUpdate[]): Promise<Flag> {
+  const { db } = database;
+  const { name, projectId } = items[0] as PendingUpdate;
+  const refused = async (maintenance: boolean) =>
+    maintenance
+      ? maintenanceError()
+      : notInProject(name, projectId, (await findFlagArchivedState(db, name))?.project);
+  // PGlite runs one statement at a time: the answer's view comes with the write (one call into
+  // the database instead of two, ~10 % of a PUT there). See updateFlagRecordedWithView.
+  if (database.engine === 'pglite') {
+    const { view, maintenance } = await singleStatement(db, (db) =>
+      updateFlagRecordedWithView(db, name, projectId, items),
+    );
+    if (!view) throw await refused(maintenance);
+    return toFlag(view, false);
+  }
+  const { updated, maintenance } = await singleStatement(db, (db) =>
+    updateFlagRecorded(db, name, projectId, items),
+  );
+  if (!updated) throw await refused(maintenance);
+  return readFlag(db, name);
 }
 
 /** The row change an update input asks for (an empty description clears it). */

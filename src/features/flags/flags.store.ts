@@ -1,4 +1,4 @@
-import { type InferResult, type Kysely, sql } from 'kysely';
+import { type InferResult, type Kysely, type RawBuilder, sql } from 'kysely';
 import { jsonArrayFrom, jsonObjectFrom } from 'kysely/helpers/postgres';
 import { compiledOnce } from '../../platform/db/compiled-once.js';
 import type { DB } from '../../platform/db/schema.js';
@@ -280,22 +280,34 @@ export interface FlagChange {
   impressionData?: boolean;
 }
 
+/** One writer's change of a flag's own columns, with who made it. */
+export interface RecordedChange {
+  change: FlagChange;
+  by: { name: string; userId: number | null };
+}
+
 /**
- * A change of a flag's own columns (not its archive state) with its events, in one statement:
- * `feature-metadata-updated` (unless the metadata is the same) and `feature-stale-on/off` when
- * staleness flips, as updateFlagMetadata records them. Run alone (singleStatement), the flag's
- * row lock is held only while the statement runs and commits: writers to one flag queue for less.
- * The row is locked first (THE LOCK ORDER, see lockFlag). `updated` is false when no flag of that
- * name is in the project or maintenance mode is on (`maintenance`): nothing changed.
+ * Changes of a flag's own columns (not its archive state), applied in the order given, with each
+ * change's events, in one statement: `feature-metadata-updated` (unless that change left the
+ * metadata the same) and `feature-stale-on/off` when it flips staleness, as updateFlagMetadata
+ * records them. Several changes are what several writers of one flag sent while the previous
+ * statement for it ran (flags.service.ts): one row update and one commit for all of them, each
+ * still with its own events, each event's `preData` the state the change before it left.
+ * Run alone (singleStatement), the flag's row lock is held only while the statement runs and
+ * commits. The row is locked first (THE LOCK ORDER, see lockFlag). `updated` is false when no
+ * flag of that name is in the project or maintenance mode is on (`maintenance`): nothing changed.
  */
 export async function updateFlagRecorded(
   db: Kysely<DB>,
   name: string,
   projectId: string,
-  change: FlagChange,
-  by: { name: string; userId: number | null },
+  changes: RecordedChange[],
 ): Promise<{ updated: boolean; maintenance: boolean }> {
-  const { rows } = await db.executeQuery(updateStatement(db, updateValues(name, projectId, change, by)));
+  const { rows } = await db.executeQuery(
+    changes.length === 1
+      ? updateOne(db, oneValues(name, projectId, changes[0] as RecordedChange))
+      : updateMany(db, manyValues(name, projectId, changes)),
+  );
   return { updated: (rows[0]?.updated ?? 0) > 0, maintenance: rows[0]?.maintenance ?? false };
 }
 
@@ -309,17 +321,20 @@ export async function updateFlagRecordedWithView(
   db: Kysely<DB>,
   name: string,
   projectId: string,
-  change: FlagChange,
-  by: { name: string; userId: number | null },
+  changes: RecordedChange[],
 ): Promise<{ view: FlagViewRow | undefined; maintenance: boolean }> {
-  const { rows } = await db.executeQuery(updateViewStatement(db, updateValues(name, projectId, change, by)));
+  const { rows } = await db.executeQuery(
+    changes.length === 1
+      ? updateOneView(db, oneValues(name, projectId, changes[0] as RecordedChange))
+      : updateManyView(db, manyValues(name, projectId, changes)),
+  );
   const row = rows[0];
   if (!row || row.name === null) return { view: undefined, maintenance: row?.maintenance ?? false };
   const { maintenance, ...view } = row;
   return { view: view as FlagViewRow, maintenance };
 }
 
-const UPDATE_KEYS = [
+const ONE_KEYS = [
   'name',
   'project',
   'typeGiven',
@@ -331,14 +346,9 @@ const UPDATE_KEYS = [
   'byName',
   'byUserId',
 ] as const;
-type UpdateValues = Record<(typeof UPDATE_KEYS)[number], unknown>;
+type OneValues = Record<(typeof ONE_KEYS)[number], unknown>;
 
-function updateValues(
-  name: string,
-  projectId: string,
-  change: FlagChange,
-  by: { name: string; userId: number | null },
-): UpdateValues {
+function oneValues(name: string, projectId: string, { change, by }: RecordedChange): OneValues {
   return {
     name,
     project: projectId,
@@ -353,8 +363,8 @@ function updateValues(
   };
 }
 
-/** The change and its events (CTEs `mode`, `old`, `upd` with the new row, `recorded`). */
-function updateCtes(v: UpdateValues) {
+/** One change and its events (CTEs `mode`, `old`, `upd` with the new row, `recorded`). */
+function oneCtes(v: OneValues) {
   const metadata = (prefix: '' | 'old_') =>
     sql`jsonb_build_object('name', u.name, 'project', u.project, 'description', ${sql.ref(`u.${prefix}description`)},
       'type', ${sql.ref(`u.${prefix}type`)}, 'impressionData', ${sql.ref(`u.${prefix}impression_data`)})`;
@@ -386,19 +396,96 @@ function updateCtes(v: UpdateValues) {
     recorded AS (${insertEventsFrom(events)})`;
 }
 
-const updateStatement = compiledOnce(UPDATE_KEYS, (db, v) =>
-  sql<{ updated: number; maintenance: boolean }>`${updateCtes(v)}
-    SELECT count(*)::int AS updated, (SELECT maintenance FROM mode) AS maintenance FROM upd`.compile(db),
-);
+const MANY_KEYS = ['name', 'project', 'changes'] as const;
+type ManyValues = Record<(typeof MANY_KEYS)[number], unknown>;
+
+/**
+ * The changes as one JSON array (`ch` below), each row the columns as they stand after that change
+ * (k, in order): a column no change up to k gave keeps the flag's value (`*_given` false).
+ */
+function manyValues(name: string, projectId: string, changes: RecordedChange[]): ManyValues {
+  let state: FlagChange = {};
+  const rows = changes.map(({ change, by }, at) => {
+    state = { ...state, ...change };
+    return {
+      k: at + 1,
+      type_given: state.type !== undefined,
+      type: state.type ?? null,
+      description_given: state.description !== undefined,
+      description: state.description ?? null,
+      stale: state.stale ?? null,
+      impression_data: state.impressionData ?? null,
+      by_name: by.name,
+      by_id: by.userId,
+    };
+  });
+  return { name, project: projectId, changes: JSON.stringify(rows) };
+}
+
+/**
+ * Several changes and their events (CTEs `mode`, `ch`, `old`, `st`, `upd`, `recorded` as oneCtes's).
+ * `st` holds the flag's state after each change k (k = 0: as it was). The row gets the last
+ * state; change k's events compare state k with state k - 1.
+ */
+function manyCtes(v: ManyValues) {
+  const metadata = (state: 's' | 'p') =>
+    sql`jsonb_build_object('name', u.name, 'project', u.project, 'description', ${sql.ref(`${state}.description`)},
+      'type', ${sql.ref(`${state}.type`)}, 'impressionData', ${sql.ref(`${state}.impression_data`)})`;
+  const steps = sql`upd u CROSS JOIN st s JOIN st p ON p.k = s.k - 1`;
+  const events = sql`
+    SELECT 2 * s.k AS n, 'feature-metadata-updated' AS type, s.by_name AS created_by,
+      s.by_id AS created_by_user_id, u.name AS feature_name, u.project, NULL::text AS environment,
+      ${metadata('s')} AS data, ${metadata('p')} AS pre_data
+    FROM ${steps}
+    UNION ALL
+    SELECT 2 * s.k + 1, CASE WHEN s.stale THEN 'feature-stale-on' ELSE 'feature-stale-off' END, s.by_name,
+      s.by_id, u.name, u.project, NULL::text,
+      jsonb_build_object('stale', s.stale), jsonb_build_object('stale', p.stale)
+    FROM ${steps} WHERE s.stale IS DISTINCT FROM p.stale`;
+  return sql`
+    WITH mode AS (SELECT ${maintenanceIsOn()} AS maintenance),
+    ch AS (
+      SELECT * FROM jsonb_to_recordset(${v.changes}::jsonb) AS c(k int, type_given boolean, type text,
+        description_given boolean, description text, stale boolean, impression_data boolean, by_name text,
+        by_id int)),
+    old AS (
+      SELECT name, type, description, stale, impression_data FROM features
+      WHERE name = ${v.name} AND project = ${v.project} AND NOT (SELECT maintenance FROM mode) FOR UPDATE),
+    st AS (
+      SELECT 0 AS k, NULL::text AS by_name, NULL::int AS by_id, o.type, o.description, o.stale, o.impression_data
+      FROM old o
+      UNION ALL
+      SELECT c.k, c.by_name, c.by_id, CASE WHEN c.type_given THEN c.type ELSE o.type END,
+        CASE WHEN c.description_given THEN c.description ELSE o.description END,
+        coalesce(c.stale, o.stale), coalesce(c.impression_data, o.impression_data)
+      FROM ch c CROSS JOIN old o),
+    upd AS (
+      UPDATE features AS f SET type = s.type, description = s.description, stale = s.stale,
+        impression_data = s.impression_data
+      FROM old, st s WHERE f.name = old.name AND s.k = (SELECT max(k) FROM ch)
+      RETURNING f.*),
+    recorded AS (${insertEventsFrom(events)})`;
+}
+
+/** The change(s) and the count of changed rows. */
+const updated = (ctes: RawBuilder<unknown>) =>
+  sql<{ updated: number; maintenance: boolean }>`${ctes}
+    SELECT count(*)::int AS updated, (SELECT maintenance FROM mode) AS maintenance FROM upd`;
 
 // The view reads `features` as the CTE holding the changed row (the table itself would show the
 // statement's starting point); its other tables are not changed by the statement.
-const updateViewStatement = compiledOnce(UPDATE_KEYS, (db, v) => {
-  const view = flagViewQuery(db).where('f.name', '=', v.name as string);
-  return sql<{ [K in keyof FlagViewRow]: FlagViewRow[K] | null } & { maintenance: boolean }>`${updateCtes(v)},
+const withView = (db: Kysely<DB>, name: unknown, ctes: RawBuilder<unknown>) => {
+  const view = flagViewQuery(db).where('f.name', '=', name as string);
+  return sql<{ [K in keyof FlagViewRow]: FlagViewRow[K] | null } & { maintenance: boolean }>`${ctes},
     features AS (SELECT * FROM upd)
-    SELECT m.maintenance, v.* FROM mode m LEFT JOIN LATERAL ${view} AS v ON true`.compile(db);
-});
+    SELECT m.maintenance, v.* FROM mode m LEFT JOIN LATERAL ${view} AS v ON true`;
+};
+
+// One change is nearly every write; its statement is cheaper to plan and run than the batch's.
+const updateOne = compiledOnce(ONE_KEYS, (db, v) => updated(oneCtes(v)).compile(db));
+const updateOneView = compiledOnce(ONE_KEYS, (db, v) => withView(db, v.name, oneCtes(v)).compile(db));
+const updateMany = compiledOnce(MANY_KEYS, (db, v) => updated(manyCtes(v)).compile(db));
+const updateManyView = compiledOnce(MANY_KEYS, (db, v) => withView(db, v.name, manyCtes(v)).compile(db));
 
 export async function enterLifecycleStage(db: Kysely<DB>, name: string, stage: 'archived', at: Date) {
   await db
