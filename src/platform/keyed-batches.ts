@@ -60,3 +60,18 @@ interface Waiter<I, R> {
   resolve: (value: R) => void;
   reject: (reason: unknown) => void;
 }
+
+/** A KeyedBatches per owner (a database), made on first use; `run` gets the owner too. */
+export function batchesPer<O extends object, I, R>(
+  run: (owner: O, items: I[]) => Promise<PromiseSettledResult<R>[]>,
+): (owner: O) => KeyedBatches<I, R> {
+  const made = new WeakMap<O, KeyedBatches<I, R>>();
+  return (owner) => {
+    let batches = made.get(owner);
+    if (!batches) {
+      batches = new KeyedBatches((items) => run(owner, items));
+      made.set(owner, batches);
+    }
+    return batches;
+  };
+}

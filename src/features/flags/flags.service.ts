@@ -3,13 +3,14 @@ import { type Database, type Db, singleStatement, transaction } from '../../plat
 import type { Principal } from '../../platform/http/auth.js';
 import { AppError, invalidField, nameExists, notFound } from '../../platform/http/errors.js';
 import { checkIfMatch, etagOf } from '../../platform/http/etag.js';
-import { KeyedBatches } from '../../platform/keyed-batches.js';
+import { batchesPer } from '../../platform/keyed-batches.js';
 import type { Reads } from '../../platform/read-cache.js';
 import { fullMatch } from '../../platform/regex.js';
 import { appendEvent, appendEvents } from '../events/index.js';
 import { maintenanceError, refuseInMaintenance } from '../maintenance/index.js';
 import { tagNewFlag } from '../tags/index.js';
 import { hasChildren } from './archive.store.js';
+import { insertNewFlags } from './create-together.store.js';
 import { favoriteFlags } from './favorites.service.js';
 import type { CreateFlagInput, Flag, UpdateFlagInput } from './flags.schemas.js';
 import {
@@ -24,6 +25,7 @@ import {
   loadFlagView,
   lockFlag,
   type NewFlag,
+  type NewFlagEnvironment,
   type ProjectForFlags,
   type RecordedChange,
   updateFlag,
@@ -132,8 +134,15 @@ export async function createFlag(deps: Deps, projectId: string, input: CreateFla
   const { db } = deps.database;
   // Most creates (no tags, a project with neither naming pattern nor flag limit) are one
   // statement: the project's check, the flag and its event. No transaction around it, no read before.
+  // Those that arrive while another create in the project runs share one (see batchedCreates).
   if (tags.length === 0) {
-    const flag = await singleStatement(db, (db) => insertNewFlagIfOpen(db, values, by, true));
+    const together = await batchedCreates(deps.database).submit(projectId, { values, by });
+    if (together === 'maintenance') throw maintenanceError();
+    if (typeof together === 'object') return newFlag(together, [], { id: by.userId, name: by.name });
+    const flag =
+      together === 'alone'
+        ? await singleStatement(db, (db) => insertNewFlagIfOpen(db, values, by, true))
+        : undefined;
     if (flag) return newFlag(flag, [], { id: by.userId, name: by.name });
   }
   // Otherwise, without tags in a project without a flag limit (so one with a naming pattern, or
@@ -152,6 +161,50 @@ export async function createFlag(deps: Deps, projectId: string, input: CreateFla
     await recordCreated(tx, flag, by);
     return newFlag(flag, tags, { id: by.userId, name: by.name });
   });
+}
+
+interface PendingCreate {
+  values: NewFlag;
+  by: Principal;
+}
+
+/** A create's batch outcome: its flag, or `alone` (run on its own), or why nothing was written. */
+type CreatedOutcome = (FlagRow & { environments: NewFlagEnvironment[] }) | 'alone' | 'maintenance' | 'closed';
+
+/**
+ * Creates of flags in one project, per database: those that arrive while one runs are inserted
+ * together by the next statement (insertNewFlags): one statement, trigger call and commit for
+ * the lot, each flag still with its own event. A create alone, one whose name is taken (or sent
+ * twice in the batch), and every create of a batch the database refused run on their own
+ * afterwards (`alone`), which answers each as a single create does. `closed`: the project is
+ * not open (see insertFlag), the create takes the checked path.
+ */
+const batchedCreates = batchesPer(createTogether);
+
+async function createTogether(
+  database: Database,
+  items: PendingCreate[],
+): Promise<PromiseSettledResult<CreatedOutcome>[]> {
+  const settled = (value: (item: PendingCreate) => CreatedOutcome) =>
+    items.map((item) => ({ status: 'fulfilled' as const, value: value(item) }));
+  if (items.length === 1) return settled(() => 'alone');
+  const names = new Set<string>();
+  const firsts = items.filter((item) => !names.has(item.values.name) && names.add(item.values.name));
+  const project = (items[0] as PendingCreate).values.project;
+  try {
+    const done = await singleStatement(database.db, (db) =>
+      insertNewFlags(
+        db,
+        project,
+        firsts.map((item) => item.values),
+      ),
+    );
+    if (done.maintenance) return settled(() => 'maintenance');
+    if (!done.projectOpen) return settled(() => 'closed');
+    return settled((item) => (firsts.includes(item) && done.inserted.get(item.values.name)) || 'alone');
+  } catch {
+    return settled(() => 'alone');
+  }
 }
 
 /** The project must be active, and the name fit its naming pattern and its flag limit (create, clone). */
@@ -272,8 +325,6 @@ interface PendingUpdate extends RecordedChange {
   name: string;
 }
 
-const pendingUpdates = new WeakMap<Database, KeyedBatches<PendingUpdate, Flag>>();
-
 /**
  * The plain PUTs of one flag, per database: one statement at a time per flag, and the PUTs that
  * arrive while it runs share the next one (KeyedBatches). Eight writers of one flag otherwise
@@ -283,14 +334,7 @@ const pendingUpdates = new WeakMap<Database, KeyedBatches<PendingUpdate, Flag>>(
  * after the commit would). A batch the database refuses (a character it cannot store, in one
  * change's description) is applied change by change, so each writer gets its own answer.
  */
-function batchedUpdates(database: Database): KeyedBatches<PendingUpdate, Flag> {
-  let batches = pendingUpdates.get(database);
-  if (!batches) {
-    batches = new KeyedBatches((items) => applyUpdates(database, items));
-    pendingUpdates.set(database, batches);
-  }
-  return batches;
-}
+const batchedUpdates = batchesPer(applyUpdates);
 
 async function applyUpdates(
   database: Database,

@@ -99,7 +99,7 @@ const flagColumns = [
   'archived_at',
 ] as const;
 
-function toFlagRow(row: {
+export function toFlagRow(row: {
   name: string;
   project: string;
   type: string;
@@ -121,11 +121,6 @@ function toFlagRow(row: {
   };
 }
 
-/**
- * Inserts the flag with one disabled environment row per project environment and the `initial`
- * lifecycle stage. Returns undefined when the name is taken (by any flag, archived or not): the
- * primary key decides, not a prior lookup.
- */
 /** An environment a new flag was given, with what the Flag response shows of it. */
 export interface NewFlagEnvironment {
   environment: string;
@@ -133,6 +128,32 @@ export interface NewFlagEnvironment {
   sortOrder: number;
 }
 
+/**
+ * CTEs `added` and `stage`: the environment rows (one per project environment, disabled) and the
+ * `initial` stage of the flags the CTE `flag` inserted.
+ */
+export const newFlagRows = sql`added AS (
+      INSERT INTO feature_environments (feature_name, environment)
+      SELECT f.name, pe.environment_name FROM flag f
+      JOIN project_environments pe ON pe.project_id = f.project
+      RETURNING feature_name, environment),
+    stage AS (
+      INSERT INTO feature_lifecycles (feature_name, stage) SELECT name, 'initial' FROM flag)`;
+
+/**
+ * `feature-created`'s data for the new row `f`, as the service's eventData writes it (createdAt in
+ * milliseconds, as Date.toISOString gives it).
+ */
+export const createdEventData = sql`jsonb_build_object('name', f.name, 'description', f.description,
+  'type', f.type, 'project', f.project, 'stale', f.stale,
+  'createdAt', to_char(f.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+  'impressionData', f.impression_data, 'archived', false, 'archivedAt', NULL)`;
+
+/**
+ * Inserts the flag with one disabled environment row per project environment and the `initial`
+ * lifecycle stage. Returns undefined when the name is taken (by any flag, archived or not): the
+ * primary key decides, not a prior lookup.
+ */
 export async function insertFlag(
   db: Kysely<DB>,
   flag: NewFlag,
@@ -159,12 +180,7 @@ export async function insertFlag(
     ? sql`, recorded AS (${insertEventsFrom(sql`
         SELECT 1 AS n, 'feature-created' AS type, ${recordedBy.name}::text AS created_by,
           ${recordedBy.userId}::int AS created_by_user_id, f.name AS feature_name, f.project,
-          NULL::text AS environment,
-          jsonb_build_object('name', f.name, 'description', f.description, 'type', f.type,
-            'project', f.project, 'stale', f.stale,
-            'createdAt', to_char(f.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
-            'impressionData', f.impression_data, 'archived', false, 'archivedAt', NULL) AS data,
-          NULL::jsonb AS pre_data
+          NULL::text AS environment, ${createdEventData} AS data, NULL::jsonb AS pre_data
         FROM flag f`)})`
     : sql``;
   const { rows } = await sql<
@@ -186,13 +202,7 @@ export async function insertFlag(
       WHERE NOT (SELECT maintenance FROM mode) AND (SELECT open FROM open)
       ON CONFLICT (name) DO NOTHING
       RETURNING name, project, type, description, stale, impression_data, created_at, archived_at),
-    added AS (
-      INSERT INTO feature_environments (feature_name, environment)
-      SELECT f.name, pe.environment_name FROM flag f
-      JOIN project_environments pe ON pe.project_id = f.project
-      RETURNING environment),
-    stage AS (
-      INSERT INTO feature_lifecycles (feature_name, stage) SELECT name, 'initial' FROM flag)${created}
+    ${newFlagRows}${created}
     SELECT m.maintenance, o.open, f.*, (
       SELECT coalesce(json_agg(json_build_object('environment', a.environment, 'type', e.type,
         'sortOrder', e.sort_order) ORDER BY e.sort_order, e.name), '[]'::json)
