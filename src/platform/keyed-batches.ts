@@ -2,12 +2,12 @@
  * Work on one key (a flag) done one run at a time, where everything that arrived for the key
  * while a run was in flight goes into the next run, together.
  *
- * A caller that finds no run for its key starts one at once (no waiting when there is no
- * contention). Callers that arrive during a run wait for it to end and then share the next run,
- * up to `most` of them in arrival order. This is how writers of one flag share one statement
- * instead of queueing one by one on its row lock (flags.service.ts): the database does the row's
- * work once for the batch. `run` settles each item on its own; a run that throws fails the items
- * it was given.
+ * A caller that finds no run for its key starts one on the next turn of the event loop
+ * (setImmediate), with whoever else asked for the key by then. Callers that arrive during a run
+ * wait for it to end and then share the next run, up to `most` of them in arrival order. This is
+ * how writers of one flag share one statement instead of queueing one by one on its row lock
+ * (flags.service.ts): the database does the row's work once for the batch. `run` settles each
+ * item on its own; a run that throws fails the items it was given.
  */
 export class KeyedBatches<I, R> {
   /** A key is here while a run for it is in flight; its array holds the items that wait. */

@@ -69,7 +69,9 @@ const statement = compiledOnce(['project', 'flags'] as const, (db, v) =>
         created_by_name)
       SELECT i.name, ${v.project}::text, i.type, i.description, i.impression_data, i.by_id, i.by_name
       FROM input i WHERE NOT (SELECT maintenance FROM mode) AND (SELECT open FROM open)
-      ORDER BY i.k
+      -- In name order, as every write to several flags (THE LOCK ORDER, lockFlag); the events
+      -- keep the callers' order (k).
+      ORDER BY i.name
       ON CONFLICT (name) DO NOTHING
       RETURNING name, project, type, description, stale, impression_data, created_at, archived_at),
     ${newFlagRows},

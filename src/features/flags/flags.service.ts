@@ -1,5 +1,6 @@
 import type { Deps } from '../../deps.js';
 import { type Database, type Db, singleStatement, transaction } from '../../platform/db/index.js';
+import { isClientCaused } from '../../platform/db/pg-errors.js';
 import type { Principal } from '../../platform/http/auth.js';
 import { AppError, invalidField, nameExists, notFound } from '../../platform/http/errors.js';
 import { checkIfMatch, etagOf } from '../../platform/http/etag.js';
@@ -137,7 +138,6 @@ export async function createFlag(deps: Deps, projectId: string, input: CreateFla
   // Those that arrive while another create in the project runs share one (see batchedCreates).
   if (tags.length === 0) {
     const together = await batchedCreates(deps.database).submit(projectId, { values, by });
-    if (together === 'maintenance') throw maintenanceError();
     if (typeof together === 'object') return newFlag(together, [], { id: by.userId, name: by.name });
     const flag =
       together === 'alone'
@@ -168,16 +168,19 @@ interface PendingCreate {
   by: Principal;
 }
 
-/** A create's batch outcome: its flag, or `alone` (run on its own), or why nothing was written. */
-type CreatedOutcome = (FlagRow & { environments: NewFlagEnvironment[] }) | 'alone' | 'maintenance' | 'closed';
+/**
+ * A create's outcome in its batch: its flag; `alone` (not written: run it on its own, which
+ * answers why); `closed` (the project is not open, see insertFlag: the checked path).
+ */
+type CreatedOutcome = (FlagRow & { environments: NewFlagEnvironment[] }) | 'alone' | 'closed';
 
 /**
- * Creates of flags in one project, per database: those that arrive while one runs are inserted
- * together by the next statement (insertNewFlags): one statement, trigger call and commit for
- * the lot, each flag still with its own event. A create alone, one whose name is taken (or sent
- * twice in the batch), and every create of a batch the database refused run on their own
- * afterwards (`alone`), which answers each as a single create does. `closed`: the project is
- * not open (see insertFlag), the create takes the checked path.
+ * Creates of flags in one project, per database: one statement at a time per project, and the
+ * creates that arrive while it runs are inserted together by the next (insertNewFlags): one
+ * statement, trigger call and commit for the lot, each flag still with its own event. A create
+ * alone is today's statement. In a batch, a name taken (or sent twice) and every create of a batch
+ * the database refused for what one of them sent come back `alone`, to be answered as a single
+ * create is; anything else that fails the batch (the database away) fails each of its creates.
  */
 const batchedCreates = batchesPer(createTogether);
 
@@ -185,26 +188,37 @@ async function createTogether(
   database: Database,
   items: PendingCreate[],
 ): Promise<PromiseSettledResult<CreatedOutcome>[]> {
-  const settled = (value: (item: PendingCreate) => CreatedOutcome) =>
-    items.map((item) => ({ status: 'fulfilled' as const, value: value(item) }));
-  if (items.length === 1) return settled(() => 'alone');
+  const each = (outcome: (item: PendingCreate) => PromiseSettledResult<CreatedOutcome>) => items.map(outcome);
+  const failed = (reason: unknown) => each(() => ({ status: 'rejected', reason }));
+  const [first] = items as [PendingCreate];
+  if (items.length === 1) {
+    try {
+      const flag = await singleStatement(database.db, (db) =>
+        insertNewFlagIfOpen(db, first.values, first.by, true),
+      );
+      return [{ status: 'fulfilled', value: flag ?? 'closed' }];
+    } catch (error) {
+      return failed(error);
+    }
+  }
   const names = new Set<string>();
   const firsts = items.filter((item) => !names.has(item.values.name) && names.add(item.values.name));
-  const project = (items[0] as PendingCreate).values.project;
+  let done: Awaited<ReturnType<typeof insertNewFlags>>;
   try {
-    const done = await singleStatement(database.db, (db) =>
+    done = await singleStatement(database.db, (db) =>
       insertNewFlags(
         db,
-        project,
+        first.values.project,
         firsts.map((item) => item.values),
       ),
     );
-    if (done.maintenance) return settled(() => 'maintenance');
-    if (!done.projectOpen) return settled(() => 'closed');
-    return settled((item) => (firsts.includes(item) && done.inserted.get(item.values.name)) || 'alone');
-  } catch {
-    return settled(() => 'alone');
+  } catch (error) {
+    return isClientCaused(error) ? each(() => ({ status: 'fulfilled', value: 'alone' })) : failed(error);
   }
+  if (done.maintenance) return failed(maintenanceError());
+  const outcome = (item: PendingCreate): CreatedOutcome =>
+    !done.projectOpen ? 'closed' : (firsts.includes(item) && done.inserted.get(item.values.name)) || 'alone';
+  return each((item) => ({ status: 'fulfilled', value: outcome(item) }));
 }
 
 /** The project must be active, and the name fit its naming pattern and its flag limit (create, clone). */
@@ -289,12 +303,13 @@ export async function updateFlagMetadata(
   // Nearly every PUT: no If-Match, no archive change. The change and its events are one statement,
   // shared with the other writers of the flag that arrive while one runs (see batchedUpdates).
   if (typeof change !== 'function' && ifMatch === undefined && change.archived === undefined) {
-    return batchedUpdates(deps.database).submit(JSON.stringify([projectId, name]), {
+    const applied = await batchedUpdates(deps.database).submit(JSON.stringify([projectId, name]), {
       projectId,
       name,
       change: flagChange(change),
       by,
     });
+    return applied.flag;
   }
   await transaction(deps.database.db, async (tx) => {
     await refuseInMaintenance(tx);
@@ -325,55 +340,66 @@ interface PendingUpdate extends RecordedChange {
   name: string;
 }
 
+/** What a batch of PUTs gives each of them: the flag as the batch left it (or later), read once. */
+interface Applied {
+  flag: Promise<Flag>;
+}
+
 /**
  * The plain PUTs of one flag, per database: one statement at a time per flag, and the PUTs that
  * arrive while it runs share the next one (KeyedBatches). Eight writers of one flag otherwise
  * queue on its row lock, each paying for the row's update (its 16 index entries), its commit
  * and, on PostgreSQL, the answer's read; together they pay once. Each writer still gets its own
  * events in its order, and its answer shows its change and the ones applied with it (as a read
- * after the commit would). A batch the database refuses (a character it cannot store, in one
- * change's description) is applied change by change, so each writer gets its own answer.
+ * after the commit would). A batch the database refuses for what one change sent (a NUL in a
+ * description) is applied change by change, so each writer gets its own answer; any other failure
+ * (the database away) fails every change of the batch, as it would each.
  */
 const batchedUpdates = batchesPer(applyUpdates);
 
 async function applyUpdates(
   database: Database,
   items: PendingUpdate[],
-): Promise<PromiseSettledResult<Flag>[]> {
+): Promise<PromiseSettledResult<Applied>[]> {
+  const { db } = database;
+  const { name, projectId } = items[0] as PendingUpdate;
+  const all = (result: PromiseSettledResult<Applied>) => items.map(() => result);
+  let flag: Promise<Flag> | undefined;
+  let maintenance: boolean;
   try {
-    const flag = await applyTogether(database, items);
-    return items.map(() => ({ status: 'fulfilled', value: flag }));
+    // PGlite runs one statement at a time: the answer's view comes with the write (one call into
+    // the database instead of two, ~10 % of a PUT there). See updateFlagRecordedWithView.
+    if (database.engine === 'pglite') {
+      const written = await singleStatement(db, (db) =>
+        updateFlagRecordedWithView(db, name, projectId, items),
+      );
+      flag = written.view && Promise.resolve(toFlag(written.view, false));
+      maintenance = written.maintenance;
+    } else {
+      const written = await singleStatement(db, (db) => updateFlagRecorded(db, name, projectId, items));
+      // Read after the run, which ends here: the flag's next batch need not wait for this read.
+      flag = written.updated ? readFlag(db, name) : undefined;
+      maintenance = written.maintenance;
+    }
   } catch (error) {
-    // Unknown flag, other project, maintenance: the same answer for every change of the flag.
-    if (items.length === 1 || error instanceof AppError)
-      return items.map(() => ({ status: 'rejected', reason: error }));
-    const results: PromiseSettledResult<Flag>[] = [];
+    if (items.length === 1 || !isClientCaused(error)) return all({ status: 'rejected', reason: error });
+    const results: PromiseSettledResult<Applied>[] = [];
     for (const item of items) results.push(...(await applyUpdates(database, [item])));
     return results;
   }
-}
-
-async function applyTogether(database: Database, items: PendingUpdate[]): Promise<Flag> {
-  const { db } = database;
-  const { name, projectId } = items[0] as PendingUpdate;
-  const refused = async (maintenance: boolean) =>
-    maintenance
-      ? maintenanceError()
-      : notInProject(name, projectId, (await findFlagArchivedState(db, name))?.project);
-  // PGlite runs one statement at a time: the answer's view comes with the write (one call into
-  // the database instead of two, ~10 % of a PUT there). See updateFlagRecordedWithView.
-  if (database.engine === 'pglite') {
-    const { view, maintenance } = await singleStatement(db, (db) =>
-      updateFlagRecordedWithView(db, name, projectId, items),
-    );
-    if (!view) throw await refused(maintenance);
-    return toFlag(view, false);
+  if (flag) {
+    // Every writer awaits it; this only keeps a failed read from counting as unhandled meanwhile.
+    flag.catch(() => undefined);
+    return all({ status: 'fulfilled', value: { flag } });
   }
-  const { updated, maintenance } = await singleStatement(db, (db) =>
-    updateFlagRecorded(db, name, projectId, items),
-  );
-  if (!updated) throw await refused(maintenance);
-  return readFlag(db, name);
+  // Nothing changed: unknown flag, another project, maintenance. The same answer for every change.
+  const reason = maintenance
+    ? maintenanceError()
+    : await findFlagArchivedState(db, name).then(
+        (found) => notInProject(name, projectId, found?.project),
+        (error: unknown) => error,
+      );
+  return all({ status: 'rejected', reason });
 }
 
 /** The row change an update input asks for (an empty description clears it). */

@@ -435,7 +435,9 @@ function manyValues(name: string, projectId: string, changes: RecordedChange[]):
 /**
  * Several changes and their events (CTEs `mode`, `ch`, `old`, `st`, `upd`, `recorded` as oneCtes's).
  * `st` holds the flag's state after each change k (k = 0: as it was). The row gets the last
- * state; change k's events compare state k with state k - 1.
+ * state; change k's events compare state k with state k - 1. Only the last state meets the
+ * table's constraints; the others need none: a type is one of the body schema's (FLAG_TYPES, all
+ * in feature_types), and text the database cannot store fails the whole batch (see the service).
  */
 function manyCtes(v: ManyValues) {
   const metadata = (state: 's' | 'p') =>

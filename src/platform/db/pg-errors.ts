@@ -25,6 +25,12 @@ const CLIENT_CAUSED: Record<string, (message: string) => AppError> = {
   '54001': () => new AppError('ValidationError', 'A value is too deeply nested'),
 };
 
+/** Whether the database refused what a request sent (a SQLSTATE above), not the request's luck. */
+export function isClientCaused(error: unknown): boolean {
+  const code = sqlState(error);
+  return code !== undefined && code in CLIENT_CAUSED;
+}
+
 export function sqlState(error: unknown): string | undefined {
   if (typeof error !== 'object' || error === null) return undefined;
   const code = (error as { code?: unknown }).code;
