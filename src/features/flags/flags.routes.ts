@@ -1,3 +1,4 @@
+import type { FastifyReply } from 'fastify';
 import type { Deps } from '../../deps.js';
 import { actor } from '../../platform/http/auth.js';
 import { IfMatchHeaders } from '../../platform/http/etag.js';
@@ -30,8 +31,21 @@ import { staleRoutes } from './stale.routes.js';
  */
 export const flagRoutes = (deps: Deps, reads: ReadCache) =>
   routes(async (app) => {
-    /** What GET sends for a flag object the read cache holds (see the route). */
+    /**
+     * What is sent for a flag object several answers share (the read cache's, a batch of PUTs'):
+     * its ETag and its JSON bytes, made once per object. Such objects are never changed; a
+     * caller's favorite mark makes a copy, made per request.
+     */
     const answers = new WeakMap<Flag, { etag: string; body: Buffer }>();
+    const sendFlag = (reply: FastifyReply, flag: Flag) => {
+      let sent = answers.get(flag);
+      if (!sent) {
+        sent = { etag: flagEtag(flag), body: Buffer.from(String(reply.serialize(flag))) };
+        answers.set(flag, sent);
+      }
+      reply.header('etag', sent.etag);
+      return sendSerialized(reply, sent.body);
+    };
     app.post(
       '/api/admin/projects/:projectId/features',
       {
@@ -67,15 +81,8 @@ export const flagRoutes = (deps: Deps, reads: ReadCache) =>
       async (request, reply) => {
         const { projectId, featureName } = request.params;
         const flag = await getFlag(deps, reads.of(request), projectId, featureName, request.principal);
-        // The read cache gives every caller the same object until the flag changes: its ETag and
-        // its JSON bytes are made once for it (a caller's favorite mark makes a copy, made per request).
-        let sent = answers.get(flag);
-        if (!sent) {
-          sent = { etag: flagEtag(flag), body: Buffer.from(String(reply.serialize(flag))) };
-          answers.set(flag, sent);
-        }
-        reply.header('etag', sent.etag);
-        return sendSerialized(reply, sent.body);
+        // The read cache gives every caller the same object until the flag changes.
+        return sendFlag(reply, flag);
       },
     );
 
@@ -104,8 +111,8 @@ export const flagRoutes = (deps: Deps, reads: ReadCache) =>
           actor(request),
           request.headers['if-match'],
         );
-        reply.header('etag', flagEtag(flag));
-        return flag;
+        // The PUTs of one flag applied together share their answer (flags.service.ts): made once.
+        return sendFlag(reply, flag);
       },
     );
 
