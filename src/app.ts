@@ -7,6 +7,7 @@ import { addonRoutes } from './features/addons/index.js';
 import { applicationRoutes } from './features/applications/index.js';
 import {
   clientApiRoutes,
+  clientNotModified,
   databaseReporting,
   type SdkPorts,
   startRetentionJob,
@@ -48,11 +49,12 @@ import {
 } from './features/users/index.js';
 import { variantRoutes } from './features/variants/index.js';
 import { registerAuth } from './platform/http/auth.js';
+import { answerBeforeFastify } from './platform/http/early-answers.js';
 import { rateLimitError } from './platform/http/errors.js';
 import { registerHealth } from './platform/http/health.js';
 import { registerMetrics } from './platform/http/metrics.js';
 import { registerDocs, registerOpenApi } from './platform/http/openapi.js';
-import { createServer } from './platform/http/server.js';
+import { answerHeaders, createServer, quietRequestLog } from './platform/http/server.js';
 import { registerUi } from './platform/http/ui.js';
 import { ReadCache } from './platform/read-cache.js';
 
@@ -70,14 +72,15 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   await app.register(fastifyRateLimit, { global: false, errorResponseBuilder: rateLimitError });
   const tokens = tokenResolver(deps.database.db);
   const users = userResolver(deps.database.db, reads, deps.now, sessionTtlMs(deps));
+  const known = (secret: string) => (secret.startsWith(PAT_PREFIX) ? undefined : tokens.known(secret));
   registerAuth(app, {
     header: (secret, scope) => (secret.startsWith(PAT_PREFIX) ? users.pat(secret, scope) : tokens(secret)),
-    known: (secret) => (secret.startsWith(PAT_PREFIX) ? undefined : tokens.known(secret)),
+    known,
     session: users.session,
     sessionCookie: SESSION_COOKIE,
     projectOfFlag: async (name) => (await findFlagArchivedState(deps.database.db, name))?.project,
   });
-  registerMetrics(app);
+  const recordAnswer = registerMetrics(app);
   await registerDocs(app);
   registerHealth(app, () => deps.database.ping());
 
@@ -154,6 +157,19 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   };
   await app.register(corsSettingRoutes(deps, origins));
   await app.register(clientApiRoutes(sdk));
+  // SDK polls that find nothing new, answered before routing (ADR 0018); not when the log level
+  // asks for a line per SDK request, which only Fastify writes.
+  if (quietRequestLog(deps.config.LOG_LEVEL)({ url: '/api/client/features' })) {
+    answerBeforeFastify(
+      app,
+      clientNotModified({
+        configuration,
+        known,
+        headers: answerHeaders(deps.config),
+        record: recordAnswer,
+      }),
+    );
+  }
   await app.register(clientDeltaRoutes(sdk));
   await app.register(frontendApiRoutes(sdk));
   await app.register(ofrepRoutes(sdk));

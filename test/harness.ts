@@ -94,7 +94,12 @@ async function createFromTemplate(client: pg.Client, name: string, template: str
 }
 
 export async function startTestApp(
-  options: { config?: Partial<Config>; now?: () => Date } = {},
+  options: {
+    config?: Partial<Config>;
+    now?: () => Date;
+    /** Runs on the built app before `ready` (a test's own hook, say). */
+    beforeReady?: (app: FastifyInstance) => void;
+  } = {},
 ): Promise<TestApp> {
   const { database, drop, sessions } = await openTestDatabase();
   await ensureAdminTokens(database.db, [ADMIN_TOKEN]);
@@ -103,6 +108,7 @@ export async function startTestApp(
     config: testConfig(options.config),
     now: options.now ?? (() => new Date()),
   });
+  options.beforeReady?.(app);
   await app.ready();
   const request = (opts: InjectOptions) => {
     const headers = Object.fromEntries(

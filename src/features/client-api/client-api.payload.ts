@@ -226,6 +226,13 @@ export function buildClientPayload(
   };
 }
 
+/** The validator headers of a client-API answer (200 and 304 alike) for one representation. */
+export const validatorHeaders = (etag: string) => ({
+  etag,
+  vary: 'Accept-Encoding',
+  'cache-control': 'no-cache',
+});
+
 /** Whether the client accepts a gzip-encoded answer (`Accept-Encoding`, q=0 excluded). */
 export function acceptsGzip(header: string | undefined): boolean {
   return (header ?? '').split(',').some((part) => {

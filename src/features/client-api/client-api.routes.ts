@@ -3,7 +3,13 @@ import { Type } from 'typebox';
 import { actor } from '../../platform/http/auth.js';
 import { routes, whenReady } from '../../platform/http/routes.js';
 import { errorResponses } from '../../platform/http/schemas.js';
-import { acceptsGzip, type ClientPayload, matchesEtag, sendSerialised } from './client-api.payload.js';
+import {
+  acceptsGzip,
+  type ClientPayload,
+  matchesEtag,
+  sendSerialised,
+  validatorHeaders,
+} from './client-api.payload.js';
 import {
   BulkMetricsBody,
   ClientFeaturesHeaders,
@@ -19,7 +25,7 @@ import type { SdkPorts } from './sdk-ports.js';
 function answerFeatures(reply: FastifyReply, payload: ClientPayload, gzip: boolean, ifNoneMatch?: string) {
   // Each representation has its own validator; the 304 compares the one this client gets.
   const etag = gzip ? payload.gzipEtag : payload.etag;
-  reply.header('ETag', etag).header('Vary', 'Accept-Encoding').header('Cache-Control', 'no-cache');
+  reply.headers(validatorHeaders(etag));
   // A 304 has no body at all (a JSON `null` would announce Content-Length: 4 and never send it).
   if (matchesEtag(ifNoneMatch, etag)) {
     reply.code(304).removeHeader('content-type').send();

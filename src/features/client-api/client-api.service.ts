@@ -96,17 +96,31 @@ export function clientFeatures(
   specHeader: string | undefined,
   gzip = false,
 ): ClientPayload | Promise<ClientPayload> {
-  const wanted = { scope: scopeOf(principal), inline: !supportsSegments(specHeader), gzip };
   // Nearly always current: answered without a promise (see ConfigurationSource.peek).
-  const config = configuration.peek(SDK_STALENESS_MS);
-  if (config) {
-    remember(configuration, wanted);
-    return payloadIn(config, wanted);
-  }
+  const current = currentClientFeatures(configuration, principal, specHeader, gzip);
+  if (current) return current;
+  const wanted = { scope: scopeOf(principal), inline: !supportsSegments(specHeader), gzip };
   return configuration.get({ within: SDK_STALENESS_MS }).then((loaded) => {
     remember(configuration, wanted);
     return payloadIn(loaded, wanted);
   });
+}
+
+/**
+ * What `clientFeatures` answers when the configuration in memory is current enough to answer at
+ * once, else undefined (nothing is loaded).
+ */
+export function currentClientFeatures(
+  configuration: ConfigurationSource,
+  principal: Principal,
+  specHeader: string | undefined,
+  gzip: boolean,
+): ClientPayload | undefined {
+  const config = configuration.peek(SDK_STALENESS_MS);
+  if (!config) return undefined;
+  const wanted = { scope: scopeOf(principal), inline: !supportsSegments(specHeader), gzip };
+  remember(configuration, wanted);
+  return payloadIn(config, wanted);
 }
 
 /**

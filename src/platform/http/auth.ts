@@ -116,8 +116,11 @@ function credential(request: FastifyRequest): string | undefined {
   const header =
     request.headers.authorization ??
     (request.routeOptions.config.permission === 'SDK' && typeof apiKey === 'string' ? apiKey : undefined);
-  if (!header) return undefined;
-  // "Bearer <token>" in any letter case, or the bare token as Unleash SDKs send it.
+  return header ? headerSecret(header) : undefined;
+}
+
+/** The secret of an Authorization header: "Bearer <token>" in any letter case, or the bare token as Unleash SDKs send it. */
+export function headerSecret(header: string): string | undefined {
   const value = /^bearer /i.test(header) ? header.slice(7) : header;
   return value.trim() || undefined;
 }

@@ -17,8 +17,14 @@ function processRegistry(): Registry {
   return processMetrics;
 }
 
-/** Prometheus metrics per app: requests and latency per route and status, plus process figures. */
-export function registerMetrics(app: FastifyInstance) {
+/** Counts one answer: method, route pattern, status and its time in seconds. */
+export type RecordAnswer = (method: string, route: string, status: number, seconds: number) => void;
+
+/**
+ * Prometheus metrics per app: requests and latency per route and status, plus process figures.
+ * Returns the recorder, for answers given before Fastify (early-answers.ts).
+ */
+export function registerMetrics(app: FastifyInstance): RecordAnswer {
   const own = new Registry();
   const labelNames = ['method', 'route', 'status'] as const;
   const requests = new Counter({
@@ -52,16 +58,20 @@ export function registerMetrics(app: FastifyInstance) {
     return children;
   };
 
-  // A callback hook: no promise per response.
+  const record: RecordAnswer = (method, route, status, seconds) => {
+    const children = childrenOf(method, route, String(status));
+    children.count();
+    children.observe(seconds);
+  };
+  // A callback hook: no promise per response. The route pattern, never the raw URL: label values
+  // stay few whatever clients send.
   app.addHook('onResponse', (request, reply, done) => {
-    // The route pattern, never the raw URL: label values stay few whatever clients send.
-    const children = childrenOf(
+    record(
       request.method,
       request.routeOptions.url ?? 'unmatched',
-      String(reply.statusCode),
+      reply.statusCode,
+      reply.elapsedTime / 1000,
     );
-    children.count();
-    children.observe(reply.elapsedTime / 1000);
     done();
   });
 
@@ -73,4 +83,5 @@ export function registerMetrics(app: FastifyInstance) {
       return registry.metrics();
     },
   );
+  return record;
 }

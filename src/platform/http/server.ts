@@ -29,10 +29,16 @@ export function quietRequestLog(level: Config['LOG_LEVEL']): (request: { url: st
   return (request) => SDK_PATH.test(request.url);
 }
 
+/** Whether answers carry Strict-Transport-Security: only when the service is known to be on https. */
+const hstsOf = (config: Config) => config.PUBLIC_URL?.startsWith('https://') ?? false;
+
+/** The headers every answer of the service carries, for answers written without Fastify's reply. */
+export const answerHeaders = (config: Config) => securityHeaders({ hsts: hstsOf(config) });
+
 export function createServer(config: Config) {
-  const hsts = config.PUBLIC_URL?.startsWith('https://') ?? false;
+  const hsts = hstsOf(config);
   // Also on the answers written before Fastify has a reply (below).
-  const headers = securityHeaders({ hsts });
+  const headers = answerHeaders(config);
   const app = Fastify({
     // Secrets never reach the log: redacted URLs, headers and body fields (security-headers.ts).
     logger: { level: config.LOG_LEVEL, ...logRedaction },

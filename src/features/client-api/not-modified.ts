@@ -1,0 +1,50 @@
+import { headerSecret, type Principal } from '../../platform/http/auth.js';
+import type { EarlyAnswer } from '../../platform/http/early-answers.js';
+import type { ConfigurationSource } from '../snapshot/index.js';
+import { acceptsGzip, matchesEtag, validatorHeaders } from './client-api.payload.js';
+import { currentClientFeatures } from './client-api.service.js';
+
+export interface NotModifiedPorts {
+  configuration: ConfigurationSource;
+  /** The principal of an Authorization secret held in memory right now, else undefined. */
+  known: (secret: string) => Principal | undefined;
+  /** The headers every answer of the service carries (security headers). */
+  headers: Record<string, string>;
+  /** Counts the answer in the HTTP metrics, as Fastify's answers are counted. */
+  record: (method: string, route: string, status: number, seconds: number) => void;
+}
+
+const PATH = '/api/client/features';
+
+/**
+ * The SDK poll that finds nothing new, answered before Fastify (docs/adr/0018): the most frequent
+ * request a service gets (every SDK instance, every few seconds) and one whose answer needs no
+ * routing, body or hook. Taken only when everything is known at once: a GET of exactly the path
+ * with an If-None-Match, a client token this process holds in memory, a configuration current
+ * enough to answer, and a match. Anything else (no or unknown token, another token type, a stale
+ * configuration, a changed payload, a query string, HEAD) goes to Fastify, which answers as before.
+ * The answer is the one Fastify's route gives: same status and headers (test/early-304.test.ts).
+ */
+export function clientNotModified(ports: NotModifiedPorts): EarlyAnswer {
+  return (request, response) => {
+    const { headers } = request;
+    const ifNoneMatch = headers['if-none-match'];
+    const authorization = headers.authorization;
+    if (request.method !== 'GET' || request.url !== PATH || !ifNoneMatch || !authorization) return false;
+    const started = performance.now();
+    const secret = headerSecret(authorization);
+    const principal = secret === undefined ? undefined : ports.known(secret);
+    if (principal?.kind !== 'client-token') return false;
+    const gzip = acceptsGzip(headers['accept-encoding']);
+    const spec = headers['unleash-client-spec'];
+    const specHeader = typeof spec === 'string' ? spec : undefined;
+    const payload = currentClientFeatures(ports.configuration, principal, specHeader, gzip);
+    if (!payload) return false;
+    const etag = gzip ? payload.gzipEtag : payload.etag;
+    if (!matchesEtag(ifNoneMatch, etag)) return false;
+    response.writeHead(304, { ...ports.headers, ...validatorHeaders(etag) });
+    response.end();
+    ports.record('GET', PATH, 304, (performance.now() - started) / 1000);
+    return true;
+  };
+}

@@ -1,0 +1,28 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { FastifyInstance } from 'fastify';
+
+/**
+ * Answers a request before Fastify sees it and returns true, or returns false (having written
+ * nothing) to leave the request to Fastify. Meant for the few answers that are both very frequent
+ * and fully known without routing, hooks or a body: the SDKs' 304 (docs/adr/0018).
+ */
+export type EarlyAnswer = (request: IncomingMessage, response: ServerResponse) => boolean;
+
+/**
+ * Puts `answer` in front of Fastify's handler on the app's Node server (Node adds the handler a
+ * server is created with as its one `request` listener). `app.inject` does not pass through the
+ * server: what an early answer says must be what Fastify would say, and the tests compare them.
+ */
+export function answerBeforeFastify(app: FastifyInstance, answer: EarlyAnswer): void {
+  const server = app.server;
+  const listeners = server.listeners('request');
+  const [fastify] = listeners;
+  if (listeners.length !== 1 || !fastify) {
+    throw new Error(`expected Fastify's one request listener, found ${listeners.length}`);
+  }
+  const handle = fastify as (request: IncomingMessage, response: ServerResponse) => void;
+  server.removeListener('request', handle);
+  server.on('request', (request: IncomingMessage, response: ServerResponse) => {
+    if (!answer(request, response)) handle(request, response);
+  });
+}
