@@ -4,8 +4,10 @@
  * flags on and off in `development` at a fixed rate through the admin API. Measured in the same
  * run: how long a change takes to reach the client API for a `development` SDK (write answered ->
  * the SDK endpoint shows it), and the 304 throughput of `production` SDKs (whose scope the writes
- * do not touch) next to their throughput without writes.
- *   npx tsx bench/scale.ts --flags 10000 --writes 100 --seconds 10
+ * do not touch) next to their throughput without writes. Windows with and without writes
+ * alternate (`--rounds`, in the order quiet/writes, writes/quiet, …), so that the machine's drift
+ * over the run weighs on both sides alike.
+ *   npx tsx bench/scale.ts --flags 10000 --writes 100 --seconds 10 --rounds 3
  */
 import { Agent, request as httpRequest } from 'node:http';
 import { parseArgs } from 'node:util';
@@ -20,12 +22,14 @@ const { values } = parseArgs({
     writes: { type: 'string', default: '100' },
     seconds: { type: 'string', default: '10' },
     connections: { type: 'string', default: '8' },
+    rounds: { type: 'string', default: '3' },
   },
 });
 const flags = Number(values.flags);
 const writesPerSecond = Number(values.writes);
 const seconds = Number(values.seconds);
 const connections = Number(values.connections);
+const rounds = Number(values.rounds);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 const db = await createPostgresDatabase('flagship_bench_scale');
@@ -96,12 +100,10 @@ try {
       durationS: seconds,
     });
 
-  console.log('production SDKs, no writes …');
-  const quiet = await sdkLoad();
-
-  // The writer: `writes` changes a second, each to a random flag; every tenth is followed until
-  // a development SDK sees it.
+  // The writer: `writes` changes a second while `writing`, each to a random flag; every tenth is
+  // followed until a development SDK sees it.
   let stop = false;
+  let writing = false;
   const propagation: number[] = [];
   let writes = 0;
   let failedWrites = 0;
@@ -133,26 +135,64 @@ try {
     if (res.status !== 200) failedWrites += 1;
     else if (writes % 10 === 0) followers.push(follow(name, enabled, performance.now()));
   };
+  let writingSeconds = 0;
   const writer = (async () => {
-    const started = performance.now();
-    for (let n = 1; !stop; n++) {
-      if (inFlight < 50) pending.push(write());
-      const due = started + (n * 1000) / writesPerSecond;
-      if (due > performance.now()) await sleep(due - performance.now());
+    while (!stop) {
+      if (!writing) {
+        await sleep(20);
+        continue;
+      }
+      const started = performance.now();
+      for (let n = 1; writing && !stop; n++) {
+        if (inFlight < 50) pending.push(write());
+        const due = started + (n * 1000) / writesPerSecond;
+        if (due > performance.now()) await sleep(due - performance.now());
+      }
+      writingSeconds += (performance.now() - started) / 1000;
     }
     await Promise.all(pending);
   })();
-  await sleep(1000);
-  console.log(`production SDKs while ${writesPerSecond} writes/s go to development …`);
-  const loaded = await sdkLoad();
+
+  const quiet = { rps: 0, windows: [] as number[] };
+  const loaded = { rps: 0, windows: [] as number[], other: 0 };
+  const quietWindow = async () => {
+    const figures = await sdkLoad();
+    quiet.windows.push(figures.rps);
+  };
+  const writesWindow = async () => {
+    writing = true;
+    await sleep(1000);
+    const figures = await sdkLoad();
+    writing = false;
+    loaded.windows.push(figures.rps);
+    loaded.other += figures.requests - (figures.statuses?.[304] ?? 0);
+    // The changes still in flight settle before the next quiet window.
+    await sleep(500);
+  };
+  for (let round = 0; round < rounds; round++) {
+    console.log(
+      `round ${round + 1}: production SDKs with and without ${writesPerSecond} writes/s to development …`,
+    );
+    if (round % 2 === 0) {
+      await quietWindow();
+      await writesWindow();
+    } else {
+      await writesWindow();
+      await quietWindow();
+    }
+  }
+  const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+  quiet.rps = mean(quiet.windows);
+  loaded.rps = mean(loaded.windows);
   stop = true;
   await writer;
   await Promise.all(followers);
   await stopChild(service);
 
-  const achieved = writes / (seconds + 3);
+  const achieved = writes / writingSeconds;
+  const perWindow = (xs: number[]) => xs.map((x) => x.toFixed(0)).join(' / ');
   console.log(
-    `\n${flags} flags on PostgreSQL, ${writesPerSecond} writes/s requested (${achieved.toFixed(0)}/s achieved, ${failedWrites} failed)\n`,
+    `\n${flags} flags on PostgreSQL, ${writesPerSecond} writes/s requested (${achieved.toFixed(0)}/s achieved, ${failedWrites} failed), ${connections} SDK connections, ${rounds} rounds of ${seconds} s windows\n`,
   );
   console.log('| figure | value |');
   console.log('| --- | --- |');
@@ -162,13 +202,13 @@ try {
   console.log(
     `| change -> development SDK, p90 / p95 / max | ${[90, 95, 100].map((p) => percentile(propagation, p).toFixed(0)).join(' / ')} ms |`,
   );
-  console.log(`| production SDK 304s/s without writes | ${quiet.rps.toFixed(0)} |`);
   console.log(
-    `| production SDK 304s/s during writes | ${loaded.rps.toFixed(0)} (${((100 * loaded.rps) / quiet.rps).toFixed(0)} %) |`,
+    `| production SDK 304s/s without writes | ${quiet.rps.toFixed(0)} (${perWindow(quiet.windows)}) |`,
   );
   console.log(
-    `| production SDK answers other than 304 during writes | ${loaded.requests - (loaded.statuses?.[304] ?? 0)} |`,
+    `| production SDK 304s/s during writes | ${loaded.rps.toFixed(0)} (${perWindow(loaded.windows)}): ${((100 * loaded.rps) / quiet.rps).toFixed(0)} % |`,
   );
+  console.log(`| production SDK answers other than 304 during writes | ${loaded.other} |`);
 } finally {
   await stopAll();
   await db.dispose();
