@@ -21,8 +21,15 @@ export function answerBeforeFastify(app: FastifyInstance, answer: EarlyAnswer): 
     throw new Error(`expected Fastify's one request listener, found ${listeners.length}`);
   }
   const handle = fastify as (request: IncomingMessage, response: ServerResponse) => void;
+  // Once the app closes, Fastify answers what is still arriving on open connections (503, as it
+  // is configured): the early answer steps aside.
+  let closing = false;
+  app.addHook('preClose', (done) => {
+    closing = true;
+    done();
+  });
   server.removeListener('request', handle);
   server.on('request', (request: IncomingMessage, response: ServerResponse) => {
-    if (!answer(request, response)) handle(request, response);
+    if (closing || !answer(request, response)) handle(request, response);
   });
 }
