@@ -4,9 +4,11 @@
  * flags on and off in `development` at a fixed rate through the admin API. Measured in the same
  * run: how long a change takes to reach the client API for a `development` SDK (write answered ->
  * the SDK endpoint shows it), and the 304 throughput of `production` SDKs (whose scope the writes
- * do not touch) next to their throughput without writes. Windows with and without writes
- * alternate (`--rounds`, in the order quiet/writes, writes/quiet, …), so that the machine's drift
- * over the run weighs on both sides alike.
+ * do not touch) next to their throughput without writes, and next to their throughput while the
+ * same client sends as many admin reads instead (a control: what the requests and their sender
+ * cost, everything sharing the machine's cores). The three kinds of window take turns over
+ * `--rounds` (quiet/writes/control, writes/control/quiet, …), so that the machine's drift over the
+ * run weighs on each alike.
  *   npx tsx bench/scale.ts --flags 10000 --writes 100 --seconds 10 --rounds 3
  */
 import { Agent, request as httpRequest } from 'node:http';
@@ -100,10 +102,14 @@ try {
       durationS: seconds,
     });
 
-  // The writer: `writes` changes a second while `writing`, each to a random flag; every tenth is
-  // followed until a development SDK sees it.
+  // The writer: `writes` requests a second while `sending`, each for a random flag. `writes`: it
+  // turns the flag on or off in development, and every tenth change is followed until a
+  // development SDK sees it. `control`: it reads the flag through the admin API instead (the same
+  // rate of admin requests from the same client, no configuration change), which tells what the
+  // writes cost the SDKs beyond the requests themselves and the client sending them (the same
+  // two cores run everything).
   let stop = false;
-  let writing = false;
+  let sending: 'writes' | 'control' | undefined;
   const propagation: number[] = [];
   let writes = 0;
   let failedWrites = 0;
@@ -126,10 +132,16 @@ try {
   const write = async () => {
     const i = 1 + Math.floor(Math.random() * flags);
     const name = flagName(i);
-    const enabled = Math.random() < 0.5;
-    const path = `/api/admin/projects/${projectOf(i, 10)}/features/${name}/environments/development/${enabled ? 'on' : 'off'}`;
+    const flagPath = `/api/admin/projects/${projectOf(i, 10)}/features/${name}`;
     inFlight += 1;
-    const res = await call('POST', path);
+    if (sending === 'control') {
+      const res = await call('GET', flagPath);
+      inFlight -= 1;
+      if (res.status !== 200) failedWrites += 1;
+      return;
+    }
+    const enabled = Math.random() < 0.5;
+    const res = await call('POST', `${flagPath}/environments/development/${enabled ? 'on' : 'off'}`);
     inFlight -= 1;
     writes += 1;
     if (res.status !== 200) failedWrites += 1;
@@ -138,52 +150,44 @@ try {
   let writingSeconds = 0;
   const writer = (async () => {
     while (!stop) {
-      if (!writing) {
+      if (!sending) {
         await sleep(20);
         continue;
       }
       const started = performance.now();
-      for (let n = 1; writing && !stop; n++) {
+      const counted = sending === 'writes';
+      for (let n = 1; sending && !stop; n++) {
         if (inFlight < 50) pending.push(write());
         const due = started + (n * 1000) / writesPerSecond;
         if (due > performance.now()) await sleep(due - performance.now());
       }
-      writingSeconds += (performance.now() - started) / 1000;
+      if (counted) writingSeconds += (performance.now() - started) / 1000;
     }
     await Promise.all(pending);
   })();
 
-  const quiet = { rps: 0, windows: [] as number[] };
-  const loaded = { rps: 0, windows: [] as number[], other: 0 };
-  const quietWindow = async () => {
+  const windows = { quiet: [] as number[], control: [] as number[], writes: [] as number[] };
+  let otherDuringWrites = 0;
+  const window = async (kind: keyof typeof windows) => {
+    sending = kind === 'quiet' ? undefined : kind;
+    if (sending) await sleep(1000);
     const figures = await sdkLoad();
-    quiet.windows.push(figures.rps);
+    sending = undefined;
+    windows[kind].push(figures.rps);
+    if (kind === 'writes') otherDuringWrites += figures.requests - (figures.statuses?.[304] ?? 0);
+    // The requests still in flight settle before the next window.
+    if (kind !== 'quiet') await sleep(500);
   };
-  const writesWindow = async () => {
-    writing = true;
-    await sleep(1000);
-    const figures = await sdkLoad();
-    writing = false;
-    loaded.windows.push(figures.rps);
-    loaded.other += figures.requests - (figures.statuses?.[304] ?? 0);
-    // The changes still in flight settle before the next quiet window.
-    await sleep(500);
-  };
+  const kinds = ['quiet', 'writes', 'control'] as const;
   for (let round = 0; round < rounds; round++) {
     console.log(
-      `round ${round + 1}: production SDKs with and without ${writesPerSecond} writes/s to development …`,
+      `round ${round + 1}: production SDKs without writes, with ${writesPerSecond} writes/s to development, with as many admin reads …`,
     );
-    if (round % 2 === 0) {
-      await quietWindow();
-      await writesWindow();
-    } else {
-      await writesWindow();
-      await quietWindow();
-    }
+    for (let k = 0; k < kinds.length; k++)
+      await window(kinds[(k + round) % kinds.length] as keyof typeof windows);
   }
   const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
-  quiet.rps = mean(quiet.windows);
-  loaded.rps = mean(loaded.windows);
+  const [quiet, control, loaded] = [mean(windows.quiet), mean(windows.control), mean(windows.writes)];
   stop = true;
   await writer;
   await Promise.all(followers);
@@ -192,7 +196,7 @@ try {
   const achieved = writes / writingSeconds;
   const perWindow = (xs: number[]) => xs.map((x) => x.toFixed(0)).join(' / ');
   console.log(
-    `\n${flags} flags on PostgreSQL, ${writesPerSecond} writes/s requested (${achieved.toFixed(0)}/s achieved, ${failedWrites} failed), ${connections} SDK connections, ${rounds} rounds of ${seconds} s windows\n`,
+    `\n${flags} flags on PostgreSQL, ${writesPerSecond} writes/s requested (${achieved.toFixed(0)}/s achieved, ${failedWrites} failed writes or reads), ${connections} SDK connections, ${rounds} rounds of ${seconds} s windows\n`,
   );
   console.log('| figure | value |');
   console.log('| --- | --- |');
@@ -202,13 +206,22 @@ try {
   console.log(
     `| change -> development SDK, p90 / p95 / max | ${[90, 95, 100].map((p) => percentile(propagation, p).toFixed(0)).join(' / ')} ms |`,
   );
-  console.log(
-    `| production SDK 304s/s without writes | ${quiet.rps.toFixed(0)} (${perWindow(quiet.windows)}) |`,
+  const row = (label: string, kind: keyof typeof windows, value: number, note = '') =>
+    console.log(`| ${label} | ${value.toFixed(0)} (${perWindow(windows[kind])})${note} |`);
+  row('production SDK 304s/s without writes', 'quiet', quiet);
+  row(
+    'production SDK 304s/s during writes',
+    'writes',
+    loaded,
+    `: **${((100 * loaded) / quiet).toFixed(0)} %** of without, ${((100 * loaded) / control).toFixed(0)} % of with admin reads`,
   );
-  console.log(
-    `| production SDK 304s/s during writes | ${loaded.rps.toFixed(0)} (${perWindow(loaded.windows)}): ${((100 * loaded.rps) / quiet.rps).toFixed(0)} % |`,
+  row(
+    `production SDK 304s/s with ${writesPerSecond} admin reads/s instead (control)`,
+    'control',
+    control,
+    `: ${((100 * control) / quiet).toFixed(0)} % of without`,
   );
-  console.log(`| production SDK answers other than 304 during writes | ${loaded.other} |`);
+  console.log(`| production SDK answers other than 304 during writes | ${otherDuringWrites} |`);
 } finally {
   await stopAll();
   await db.dispose();
