@@ -34,6 +34,8 @@ export async function openTestDatabase(): Promise<{
   another: () => Promise<Database>;
   /** What the database's sessions are doing (PostgreSQL), for a teardown that does not finish. */
   sessions?: () => Promise<unknown[]>;
+  /** The database's postgres:// URL (PostgreSQL only), for a connection of a test's own. */
+  url?: string;
 }> {
   if (process.env.TEST_ENGINE === 'postgres') {
     const url = process.env.TEST_DATABASE_URL!;
@@ -68,6 +70,7 @@ export async function openTestDatabase(): Promise<{
       database,
       drop,
       sessions,
+      url: withDatabase(url, name),
       another: () => openDatabase({ url: withDatabase(url, name), poolSize: 5 }),
     };
   }
