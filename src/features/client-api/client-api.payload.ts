@@ -235,7 +235,10 @@ export const validatorHeaders = (etag: string) => ({
 
 /** Whether the client accepts a gzip-encoded answer (`Accept-Encoding`, q=0 excluded). */
 export function acceptsGzip(header: string | undefined): boolean {
-  return (header ?? '').split(',').some((part) => {
+  if (!header) return false;
+  // What SDKs that compress send (Node's unleash-client, Go, Java): decided without parsing.
+  if (header === 'gzip') return true;
+  return header.split(',').some((part) => {
     const [coding, ...params] = part.trim().split(';');
     return coding?.trim().toLowerCase() === 'gzip' && !params.some((p) => /^\s*q=0(\.0*)?\s*$/.test(p));
   });
@@ -244,6 +247,8 @@ export function acceptsGzip(header: string | undefined): boolean {
 /** Whether an If-None-Match header names this ETag (lists and weak forms included). */
 export function matchesEtag(header: string | undefined, etag: string): boolean {
   if (!header) return false;
+  // What SDKs send: the one ETag they were given, as it was given.
+  if (header === etag) return true;
   return header
     .split(',')
     .map((t) => t.trim().replace(/^W\//, ''))

@@ -36,8 +36,20 @@ interface Wanted {
   gzip: boolean;
 }
 
-const keyOf = ({ scope, inline }: Wanted) =>
-  `client|${scope.environment}|${projectsKey(scope.projects)}|${inline}`;
+/**
+ * The payload's key for a scope and segment mode, made once per scope object: a cached token's
+ * principal keeps its scope, so an SDK request builds no string.
+ */
+const scopeKeys = new WeakMap<Wanted['scope'], { plain: string; inline: string }>();
+const keyOf = ({ scope, inline }: Wanted) => {
+  let keys = scopeKeys.get(scope);
+  if (!keys) {
+    const base = `client|${scope.environment}|${projectsKey(scope.projects)}`;
+    keys = { plain: `${base}|false`, inline: `${base}|true` };
+    scopeKeys.set(scope, keys);
+  }
+  return inline ? keys.inline : keys.plain;
+};
 
 const payloadIn = (config: Configuration, wanted: Wanted) =>
   config

@@ -26,6 +26,17 @@ const PATH = '/api/client/features';
  * The answer is the one Fastify's route gives: same status and headers (test/early-304.test.ts).
  */
 export function clientNotModified(ports: NotModifiedPorts): EarlyAnswer {
+  // The headers of the last ETags answered, made once each (a few per configuration revision).
+  const made = new Map<string, Record<string, string>>();
+  const answerHeaders = (etag: string) => {
+    let headers = made.get(etag);
+    if (!headers) {
+      if (made.size >= 64) made.clear();
+      headers = { ...ports.headers, ...validatorHeaders(etag) };
+      made.set(etag, headers);
+    }
+    return headers;
+  };
   return (request, response) => {
     const { headers } = request;
     const ifNoneMatch = headers['if-none-match'];
@@ -42,7 +53,7 @@ export function clientNotModified(ports: NotModifiedPorts): EarlyAnswer {
     if (!payload) return false;
     const etag = gzip ? payload.gzipEtag : payload.etag;
     if (!matchesEtag(ifNoneMatch, etag)) return false;
-    response.writeHead(304, { ...ports.headers, ...validatorHeaders(etag) });
+    response.writeHead(304, answerHeaders(etag));
     response.end();
     ports.record('GET', PATH, 304, (performance.now() - started) / 1000);
     return true;
