@@ -61,8 +61,20 @@ describe.skipIf(!onPostgres)('a batch of PUTs when the database goes away (Postg
       const sent = Promise.all(
         Array.from({ length: 6 }, (_, i) => send('PUT', flagUrl, { description: `change ${i}` })),
       );
-      // The first PUT waits for the row in the database, the other five queue behind it.
-      await new Promise((r) => setTimeout(r, 300));
+      // The first run's statement waits for the row in the database (seen there), the other PUTs
+      // queue behind it or share it.
+      const waiting = async () =>
+        Number(
+          (
+            await direct.query(
+              `SELECT count(*) AS n FROM pg_stat_activity
+                WHERE datname = current_database() AND wait_event_type = 'Lock'`,
+            )
+          ).rows[0]?.n,
+        );
+      for (let i = 0; i < 100 && (await waiting()) === 0; i++) await new Promise((r) => setTimeout(r, 20));
+      expect(await waiting()).toBe(1);
+      await new Promise((r) => setTimeout(r, 100));
       await proxy.cut('refuse');
       await direct.query('COMMIT');
       answers = await sent;

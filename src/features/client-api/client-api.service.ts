@@ -40,16 +40,22 @@ interface Wanted {
  * The payload's key for a scope and segment mode, made once per scope object: a cached token's
  * principal keeps its scope, so an SDK request builds no string.
  */
-const scopeKeys = new WeakMap<Wanted['scope'], { plain: string; inline: string }>();
-const keyOf = ({ scope, inline }: Wanted) => {
+const scopeKeys = new WeakMap<Wanted['scope'], string[]>();
+/** The scope's keys: [plain, inline] payload keys, then the same with `|gzip` flags (prebuilders). */
+const keysOf = (scope: Wanted['scope']) => {
   let keys = scopeKeys.get(scope);
   if (!keys) {
     const base = `client|${scope.environment}|${projectsKey(scope.projects)}`;
-    keys = { plain: `${base}|false`, inline: `${base}|true` };
+    const [plain, inline] = [`${base}|false`, `${base}|true`];
+    keys = [plain, inline, `${plain}|false`, `${plain}|true`, `${inline}|false`, `${inline}|true`];
     scopeKeys.set(scope, keys);
   }
-  return inline ? keys.inline : keys.plain;
+  return keys;
 };
+const keyOf = ({ scope, inline }: Wanted) => keysOf(scope)[inline ? 1 : 0] as string;
+/** The prebuilders' key: the payload's and its encoding. */
+const prebuiltKeyOf = ({ scope, inline, gzip }: Wanted) =>
+  keysOf(scope)[2 + (inline ? 2 : 0) + (gzip ? 1 : 0)] as string;
 
 const payloadIn = (config: Configuration, wanted: Wanted) =>
   config
@@ -91,7 +97,7 @@ function remember(configuration: ConfigurationSource, wanted: Wanted) {
       }, wait).unref();
     });
   }
-  const key = `${keyOf(wanted)}|${wanted.gzip}`;
+  const key = prebuiltKeyOf(wanted);
   if (scopes.has(key)) return;
   if (scopes.size >= PREBUILT_SCOPES) scopes.delete(scopes.keys().next().value as string);
   scopes.set(key, wanted);

@@ -30,6 +30,20 @@ export function answerBeforeFastify(app: FastifyInstance, answer: EarlyAnswer): 
   });
   server.removeListener('request', handle);
   server.on('request', (request: IncomingMessage, response: ServerResponse) => {
-    if (closing || !answer(request, response)) handle(request, response);
+    let answered = false;
+    if (!closing) {
+      try {
+        answered = answer(request, response);
+      } catch {
+        // Not the process's end, as an uncaught throw in a listener would be: Fastify takes the
+        // request (and answers whatever failed here with its JSON error), unless something was
+        // already written.
+        if (response.headersSent) {
+          response.destroy();
+          return;
+        }
+      }
+    }
+    if (!answered) handle(request, response);
   });
 }
