@@ -37,25 +37,41 @@ interface Wanted {
 }
 
 /**
- * The payload's key for a scope and segment mode, made once per scope object: a cached token's
- * principal keeps its scope, so an SDK request builds no string.
+ * A scope's keys, made once per scope object (a cached token's principal keeps its scope, so an
+ * SDK request builds no string): the payload's per segment mode, and the prebuilders' per segment
+ * mode and encoding.
  */
-const scopeKeys = new WeakMap<Wanted['scope'], string[]>();
-/** The scope's keys: [plain, inline] payload keys, then the same with `|gzip` flags (prebuilders). */
-const keysOf = (scope: Wanted['scope']) => {
+interface ScopeKeys {
+  payload: Record<'plain' | 'inline', string>;
+  prebuilt: Record<'plain' | 'inline', Record<'identity' | 'gzip', string>>;
+}
+const scopeKeys = new WeakMap<Wanted['scope'], ScopeKeys>();
+const keysOf = (scope: Wanted['scope']): ScopeKeys => {
   let keys = scopeKeys.get(scope);
   if (!keys) {
     const base = `client|${scope.environment}|${projectsKey(scope.projects)}`;
     const [plain, inline] = [`${base}|false`, `${base}|true`];
-    keys = [plain, inline, `${plain}|false`, `${plain}|true`, `${inline}|false`, `${inline}|true`];
+    keys = {
+      payload: { plain, inline },
+      prebuilt: {
+        plain: { identity: `${plain}|false`, gzip: `${plain}|true` },
+        inline: { identity: `${inline}|false`, gzip: `${inline}|true` },
+      },
+    };
     scopeKeys.set(scope, keys);
   }
   return keys;
 };
-const keyOf = ({ scope, inline }: Wanted) => keysOf(scope)[inline ? 1 : 0] as string;
-/** The prebuilders' key: the payload's and its encoding. */
+const keyOf = ({ scope, inline }: Wanted) => keysOf(scope).payload[inline ? 'inline' : 'plain'];
 const prebuiltKeyOf = ({ scope, inline, gzip }: Wanted) =>
-  keysOf(scope)[2 + (inline ? 2 : 0) + (gzip ? 1 : 0)] as string;
+  keysOf(scope).prebuilt[inline ? 'inline' : 'plain'][gzip ? 'gzip' : 'identity'];
+
+/** What a token's request asks for: its scope, its segment mode, its encoding. */
+const wantedBy = (principal: Principal, specHeader: string | undefined, gzip: boolean): Wanted => ({
+  scope: scopeOf(principal),
+  inline: !supportsSegments(specHeader),
+  gzip,
+});
 
 const payloadIn = (config: Configuration, wanted: Wanted) =>
   config
@@ -117,7 +133,7 @@ export function clientFeatures(
   // Nearly always current: answered without a promise (see ConfigurationSource.peek).
   const current = currentClientFeatures(configuration, principal, specHeader, gzip);
   if (current) return current;
-  const wanted = { scope: scopeOf(principal), inline: !supportsSegments(specHeader), gzip };
+  const wanted = wantedBy(principal, specHeader, gzip);
   return configuration.get({ within: SDK_STALENESS_MS }).then((loaded) => {
     remember(configuration, wanted);
     return payloadIn(loaded, wanted);
@@ -136,7 +152,7 @@ export function currentClientFeatures(
 ): ClientPayload | undefined {
   const config = configuration.peek(SDK_STALENESS_MS);
   if (!config) return undefined;
-  const wanted = { scope: scopeOf(principal), inline: !supportsSegments(specHeader), gzip };
+  const wanted = wantedBy(principal, specHeader, gzip);
   remember(configuration, wanted);
   return payloadIn(config, wanted);
 }

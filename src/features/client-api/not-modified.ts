@@ -1,5 +1,6 @@
 import { headerSecret, type Principal } from '../../platform/http/auth.js';
 import type { EarlyAnswer } from '../../platform/http/early-answers.js';
+import type { RecordAnswer } from '../../platform/http/metrics.js';
 import type { ConfigurationSource } from '../snapshot/index.js';
 import { acceptsGzip, matchesEtag, validatorHeaders } from './client-api.payload.js';
 import { currentClientFeatures } from './client-api.service.js';
@@ -11,7 +12,7 @@ export interface NotModifiedPorts {
   /** The headers every answer of the service carries (security headers). */
   headers: Record<string, string>;
   /** Counts the answer in the HTTP metrics, as Fastify's answers are counted. */
-  record: (method: string, route: string, status: number, seconds: number) => void;
+  record: RecordAnswer;
 }
 
 const PATH = '/api/client/features';
@@ -28,7 +29,7 @@ const PATH = '/api/client/features';
 export function clientNotModified(ports: NotModifiedPorts): EarlyAnswer {
   // The headers of the last ETags answered, made once each (a few per configuration revision).
   const made = new Map<string, Record<string, string>>();
-  const answerHeaders = (etag: string) => {
+  const headersFor = (etag: string) => {
     let headers = made.get(etag);
     if (!headers) {
       if (made.size >= 64) made.clear();
@@ -53,7 +54,7 @@ export function clientNotModified(ports: NotModifiedPorts): EarlyAnswer {
     if (!payload) return false;
     const etag = gzip ? payload.gzipEtag : payload.etag;
     if (!matchesEtag(ifNoneMatch, etag)) return false;
-    response.writeHead(304, answerHeaders(etag));
+    response.writeHead(304, headersFor(etag));
     response.end();
     ports.record('GET', PATH, 304, (performance.now() - started) / 1000);
     return true;
