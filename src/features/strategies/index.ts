@@ -15,10 +15,12 @@ export {
 export { strategyRoutes } from './strategies.routes.js';
 export { copyStrategies, updateStrategyById } from './strategies.service.js';
 export {
-  listActiveFlagStrategies,
+  activeFlagStrategiesQuery,
+  type RawStrategy,
   STRATEGY_COLUMNS,
   type StrategyRow,
   strategySegmentIds,
+  toStrategyRow,
 } from './strategies.store.js';
 export { finishDraft } from './strategies.input.js';
 export { type StrategyDraftWithId, setFlagStrategies, setFlagsEnabled } from './strategies.batch.service.js';

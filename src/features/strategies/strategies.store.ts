@@ -258,9 +258,9 @@ function strategyQuery(db: Kysely<DB>) {
   return db.selectFrom('feature_strategies as s').select(STRATEGY_COLUMNS).select(strategySegmentIds());
 }
 
-type RawStrategy = Awaited<ReturnType<ReturnType<typeof strategyQuery>['executeTakeFirstOrThrow']>>;
+export type RawStrategy = Awaited<ReturnType<ReturnType<typeof strategyQuery>['executeTakeFirstOrThrow']>>;
 
-const toStrategyRow = (r: RawStrategy): StrategyRow => ({
+export const toStrategyRow = (r: RawStrategy): StrategyRow => ({
   id: r.id,
   featureName: r.feature_name,
   environment: r.environment,
@@ -287,17 +287,16 @@ export async function listStrategies(db: Kysely<DB>, flag: string, environment: 
 }
 
 /**
- * The strategies of every active flag (or of the active flags named), in client-API order (sort
- * order, then id): what the configuration snapshot is built from.
+ * The strategies of every active flag in client-API order (sort order, then id), as a query the
+ * configuration snapshot narrows and reads inside its own statement; `toStrategyRow` converts its
+ * rows.
  */
-export async function listActiveFlagStrategies(db: Kysely<DB>, flags?: string[]) {
-  if (flags?.length === 0) return [];
-  let query = strategyQuery(db)
+export function activeFlagStrategiesQuery(db: Kysely<DB>) {
+  return strategyQuery(db)
     .innerJoin('features as f', 'f.name', 's.feature_name')
-    .where('f.archived_at', 'is', null);
-  if (flags) query = query.where('s.feature_name', 'in', flags);
-  const rows = await query.orderBy('s.sort_order').orderBy('s.id').execute();
-  return rows.map(toStrategyRow);
+    .where('f.archived_at', 'is', null)
+    .orderBy('s.sort_order')
+    .orderBy('s.id');
 }
 
 /** The strategies of flag `from` in the environments flag `to` also has, in evaluation order. */
