@@ -25,10 +25,10 @@ interface Raw {
   body: string;
 }
 
-const raw = (path: string, headers: Record<string, string>, method = 'GET'): Promise<Raw> =>
+const raw = (path: string, headers: Record<string, string>, method = 'GET', at = port): Promise<Raw> =>
   new Promise((resolve, reject) => {
     // Host, port and path apart: a URL would drop the empty query of `features?`.
-    const req = httpRequest({ host: '127.0.0.1', port, path, method, headers }, (res) => {
+    const req = httpRequest({ host: '127.0.0.1', port: at, path, method, headers }, (res) => {
       let body = '';
       res.setEncoding('latin1');
       res.on('data', (chunk: string) => {
@@ -195,5 +195,36 @@ describe('the 304 answered before Fastify', () => {
     }
     expect(reachedSince(from, 'GET /api/client/features')).toBe(false);
     expect(await count()).toBe(before + 3);
+  });
+});
+
+describe('at the debug log level', () => {
+  it('is not installed: the SDK poll reaches Fastify (which logs every request at this level) and gets its 304', async () => {
+    const seen: string[] = [];
+    const debug = await startTestApp({
+      config: { LOG_LEVEL: 'debug' },
+      beforeReady: (app) =>
+        app.addHook('onResponse', (request, _reply, done) => {
+          seen.push(`${request.method} ${request.url}`);
+          done();
+        }),
+    });
+    try {
+      await debug.app.listen({ port: 0, host: '127.0.0.1' });
+      const at = (debug.app.server.address() as AddressInfo).port;
+      const token = await configSql(debug).addToken('client', ['*'], 'development');
+      const first = await raw('/api/client/features', { authorization: token }, 'GET', at);
+      const etag = first.headers.find(([name]) => name.toLowerCase() === 'etag')?.[1] as string;
+      const polled = await raw(
+        '/api/client/features',
+        { authorization: token, 'if-none-match': etag },
+        'GET',
+        at,
+      );
+      expect(polled.status).toBe(304);
+      expect(seen.filter((s) => s === 'GET /api/client/features')).toHaveLength(2);
+    } finally {
+      await debug.close();
+    }
   });
 });
