@@ -50,15 +50,6 @@ export interface ConfigurationRows {
   dependencies: DependencyRow[];
 }
 
-/** The newest event id: every configuration change appends an event in its transaction. */
-export async function latestRevision(db: Kysely<DB>): Promise<number> {
-  const row = await db
-    .selectFrom('events')
-    .select((eb) => eb.fn.max('id').as('id'))
-    .executeTakeFirst();
-  return Number(row?.id ?? 0);
-}
-
 /** Whether any of these event ids exists now (a gap that has committed since). */
 export async function anyCommitted(db: Kysely<DB>, ids: number[]): Promise<boolean> {
   if (ids.length === 0) return false;
@@ -79,6 +70,12 @@ export const GAP_WINDOW = 1000;
  * appends an event in its transaction).
  */
 const REVISION = sql`rev AS (SELECT coalesce(max(id), 0) AS id FROM events)`;
+
+/** The newest event id (see REVISION): what a reader that must see its own writes checks first. */
+export async function latestRevision(db: Kysely<DB>): Promise<number> {
+  const { rows } = await sql<{ id: number | string }>`WITH ${REVISION} SELECT id FROM rev`.execute(db);
+  return Number(rows[0]?.id ?? 0);
+}
 
 /** The ids below the revision missing from the events, within GAP_WINDOW (see Gaps), ascending. */
 const GAPS = sql<number[]>`(SELECT coalesce(json_agg(g.id ORDER BY g.id), '[]')
@@ -205,9 +202,8 @@ interface Read extends RowsRead {
  * rows agree, without a transaction's BEGIN and COMMIT. One round trip instead of nine: under a
  * stream of writes the service reads changes several times a second, and on a busy machine each
  * round trip (waking a database backend, then the service) costs the SDK requests more than the
- * work in it. Undefined when a full read is needed
- * instead: an event that is not about one flag and may change the configuration, or more than
- * `limit` new events (then no rows are read).
+ * work in it. Undefined when a full read is needed instead: an event that is not about one flag and
+ * may change the configuration, or more than `limit` new events (then no rows are read).
  */
 export async function loadChanges(
   db: Kysely<DB>,
