@@ -85,6 +85,18 @@ const rich: { example: string; state: SnapshotInput; context: EvaluationContext 
         strategies: [{ name: 'default' }],
         variants: [{ name: 'p', weight: 1000 }],
       },
+      // A dependency met by some contexts only (userId u1), of a child that is off for everyone.
+      {
+        name: 'picky-parent',
+        enabled: true,
+        strategies: [{ name: 'userWithId', parameters: { userIds: 'u1' } }],
+      },
+      {
+        name: 'picky-child',
+        enabled: true,
+        dependencies: [{ feature: 'picky-parent' }],
+        strategies: [{ name: 'userWithId', parameters: { userIds: 'nobody' } }],
+      },
       {
         name: 'rich',
         enabled: true,
@@ -202,7 +214,7 @@ describe('reportJson', () => {
     },
   );
 
-  it('makes its pieces again for a flag that moved to another project', () => {
+  it('makes its pieces and kept reports again for a flag that moved to another project or environment', () => {
     const state = golden.evaluations.find((row) => row.state.features.some((f) => f.strategies?.length))!;
     const snapshot = compileSnapshot(state.state);
     const flag = [...snapshot.flags.values()].find((f) => f.strategies.length > 0)!;
@@ -211,10 +223,19 @@ describe('reportJson', () => {
       flag,
       prepareContext({}, { now: new Date(), random: () => 0.1 }),
     );
-    for (const project of ['one', 'two', 'one']) {
-      const answer = JSON.parse(reportJson(evaluation, flag, project, 'dev', ''));
-      expect(answer.projectId).toBe(project);
-      expect(answer.strategies.data[0].links.edit).toContain(`/projects/${project}/features/`);
+    // Without kept texts, and with them (a flag's whole report is kept per project and environment).
+    for (const outcomes of [undefined, new OutcomeTexts(1_000_000)]) {
+      for (const [project, environment] of [
+        ['one', 'dev'],
+        ['two', 'dev'],
+        ['one', 'dev'],
+        ['one', 'prod'],
+      ] as const) {
+        const answer = JSON.parse(reportJson(evaluation, flag, project, environment, '', outcomes));
+        expect(answer.projectId).toBe(project);
+        expect(answer.strategies.data[0].links.edit).toContain(`/projects/${project}/features/`);
+        expect(answer.strategies.data[0].links.edit).toContain(`environmentId=${environment}&`);
+      }
     }
   });
 });

@@ -62,45 +62,64 @@ interface StrategyPieces {
   tail: string;
 }
 
-/**
- * Whole texts of strategy reports by strategy and outcome (see outcomeKey): many contexts meet a
- * strategy the same way. Kept with one environment of one configuration revision (its memo), so
- * they go when the environment changes, and limited in size: at 1,000 flags and more they would
- * otherwise hold several MB for as long as the configuration lives. Past the limit, strategies
- * are written from their pieces each time.
- */
-export class OutcomeTexts {
-  private readonly byStrategy = new Map<StrategyPieces, Map<number, string>>();
+/** Texts kept by owner and key, a few per owner, up to a byte limit for all of them. */
+class KeptTexts<Owner extends object, Key> {
+  private readonly byOwner = new Map<Owner, Map<Key, string>>();
   private bytes = 0;
   private refused = false;
 
-  constructor(private readonly limitBytes: number) {}
+  constructor(
+    private readonly limitBytes: number,
+    private readonly perOwner: number,
+  ) {}
 
-  /** Once a text did not fit, no more are kept: reports then write strategies from their pieces. */
+  /** Once a text did not fit, no more are kept: reports are then written from their pieces. */
   get full(): boolean {
     return this.refused;
   }
 
-  text(pieces: StrategyPieces, key: number): string | undefined {
-    return this.byStrategy.get(pieces)?.get(key);
+  text(owner: Owner, key: Key): string | undefined {
+    return this.byOwner.get(owner)?.get(key);
   }
 
-  /** Keeps `text` for the strategy's outcome `key`, up to KEPT_OUTCOMES per strategy and the limit. */
-  keep(pieces: StrategyPieces, key: number, text: string): void {
-    let texts = this.byStrategy.get(pieces);
-    if (texts && texts.size >= KEPT_OUTCOMES) return;
+  keep(owner: Owner, key: Key, text: string): void {
+    let texts = this.byOwner.get(owner);
+    if (texts && texts.size >= this.perOwner) return;
     if (this.bytes + text.length > this.limitBytes) {
       this.refused = true;
       return;
     }
     if (!texts) {
       texts = new Map();
-      this.byStrategy.set(pieces, texts);
+      this.byOwner.set(owner, texts);
     }
     this.bytes += text.length;
     texts.set(key, text);
   }
 }
+
+/**
+ * Whole texts kept between the reports of one environment of one configuration revision (its
+ * memo), so they go when the environment changes, and limited in size (each store to
+ * `limitBytes`): at 1,000 flags and more they would otherwise hold several MB for as long as the
+ * configuration lives. Past the limit, reports are written from their pieces each time.
+ * - `strategies`: a strategy's report by its outcome (outcomeKey): many contexts meet a strategy
+ *   the same way.
+ * - `reports`: a flag's whole report but its extra fields, by the outcome of the flag (reportKey):
+ *   many contexts meet a flag the same way too, and the report is then one piece, not dozens.
+ */
+export class OutcomeTexts {
+  readonly strategies: KeptTexts<StrategyPieces, number>;
+  readonly reports: KeptTexts<FlagOwner, number>;
+
+  constructor(limitBytes: number) {
+    this.strategies = new KeptTexts(limitBytes, KEPT_OUTCOMES);
+    this.reports = new KeptTexts(limitBytes, KEPT_REPORTS);
+  }
+}
+
+/** How many outcomes of one flag keep their whole report. */
+const KEPT_REPORTS = 8;
 
 /** How many outcomes of one strategy keep their whole text. */
 const KEPT_OUTCOMES = 4;
@@ -169,36 +188,66 @@ const ENABLED_CODE = { true: 0, false: 1, unknown: 2 } as const;
 const STATUS_CODE = { complete: 0, incomplete: 1, unevaluated: 2 } as const;
 
 /**
- * A number naming everything that varies in a strategy's report (enabled, status, the chosen
- * strategy variant, each constraint's and segment's result), or undefined when there are too many
- * results to pack exactly.
+ * The number being packed by `packStrategy` and `reportKey`: one accumulator, not an object per
+ * report (they run once per strategy and report, 100,000 times in a large answer).
  */
-function outcomeKey(result: StrategyResult): number | undefined {
+const packed = { key: 0, range: 1 };
+
+function pack(value: number, size: number) {
+  packed.key = packed.key * size + value;
+  packed.range *= size;
+}
+
+/**
+ * Packs everything that varies in a strategy's report (enabled, status, the chosen strategy
+ * variant, each constraint's and segment's result); false when it cannot be named by a number.
+ */
+function packStrategy(result: StrategyResult): boolean {
   const { enabled, evaluationStatus, variant, variants } = result.result;
-  let key = ENABLED_CODE[String(enabled) as keyof typeof ENABLED_CODE] * 3 + STATUS_CODE[evaluationStatus];
-  let range = 9;
+  pack(ENABLED_CODE[String(enabled) as keyof typeof ENABLED_CODE] * 3 + STATUS_CODE[evaluationStatus], 9);
   if (variant !== undefined) {
     // Chosen from the strategy's own definitions (the same array each time): its position names it.
     const index = variants?.findIndex((v) => v.name === variant.name && v.payload === variant.payload) ?? -1;
-    if (index < 0) return undefined;
-    key = key * (variants!.length + 1) + index + 1;
-    range *= variants!.length + 1;
+    if (index < 0) return false;
+    pack(index + 1, variants!.length + 1);
   } else if (variants !== undefined) {
-    return undefined;
+    return false;
   }
-  for (const c of result.constraints) {
-    key = key * 2 + (c.result ? 1 : 0);
-    range *= 2;
-  }
+  for (const c of result.constraints) pack(c.result ? 1 : 0, 2);
   for (const segment of result.segments) {
-    key = key * 2 + (segment.result ? 1 : 0);
-    range *= 2;
-    for (const c of segment.constraints) {
-      key = key * 2 + (c.result ? 1 : 0);
-      range *= 2;
-    }
+    pack(segment.result ? 1 : 0, 2);
+    for (const c of segment.constraints) pack(c.result ? 1 : 0, 2);
   }
-  return range <= 2 ** 48 ? key : undefined;
+  return true;
+}
+
+/** A number naming a strategy's report among those of the same strategy, or undefined. */
+function outcomeKey(result: StrategyResult): number | undefined {
+  packed.key = 0;
+  packed.range = 1;
+  return packStrategy(result) && packed.range <= 2 ** 48 ? packed.key : undefined;
+}
+
+/**
+ * A number naming a flag's report among those of the same flag, project and environment, or
+ * undefined. What varies in it: whether the dependencies are met, each strategy's outcome (which,
+ * with the flag's own state, decide the overall result, `isEnabled`, the winning strategy and so
+ * whose variant list is reported) and the chosen variant, named by its position in that list (0: a
+ * disabled variant, which `isEnabled` tells apart).
+ */
+function reportKey(evaluation: FlagEvaluation): number | undefined {
+  const { variant, variants } = evaluation;
+  let chosen = 0;
+  if (variant.enabled) {
+    chosen = variants.findIndex((v) => v.name === variant.name && v.payload === variant.payload) + 1;
+    if (chosen === 0) return undefined;
+  }
+  packed.key = 0;
+  packed.range = 1;
+  pack(evaluation.hasUnsatisfiedDependency ? 1 : 0, 2);
+  pack(chosen, variants.length + 1);
+  for (const result of evaluation.strategies.data) if (!packStrategy(result)) return undefined;
+  return packed.range <= Number.MAX_SAFE_INTEGER ? packed.key : undefined;
 }
 
 function strategyPartsInto(out: string[], pieces: StrategyPieces, result: StrategyResult) {
@@ -233,13 +282,14 @@ function strategyInto(
   const pieces = piecesOf(compiled, result, flag, project, environment);
   const key = outcomes && outcomeKey(result);
   if (outcomes === undefined || key === undefined) return strategyPartsInto(out, pieces, result);
-  let text = outcomes.text(pieces, key);
+  const kept = outcomes.strategies;
+  let text = kept.text(pieces, key);
   if (text === undefined) {
-    if (outcomes.full) return strategyPartsInto(out, pieces, result);
+    if (kept.full) return strategyPartsInto(out, pieces, result);
     const parts: string[] = [];
     strategyPartsInto(parts, pieces, result);
     text = parts.join('');
-    outcomes.keep(pieces, key, text);
+    kept.keep(pieces, key, text);
   }
   out.push(text);
 }
@@ -251,7 +301,7 @@ function strategyInto(
  * `flag` is the compiled flag `evaluation` came from (its strategies pair with the evaluation's by
  * position); `extraFields` is the text of the fields `report`'s extra would add
  * (`,"environment":...`), or ''; `outcomes`, shared by the reports of one environment, keeps
- * strategy texts between them.
+ * strategy and report texts between them.
  */
 export function reportJsonInto(
   out: string[],
@@ -261,6 +311,35 @@ export function reportJsonInto(
   environment: string,
   extraFields: string,
   outcomes?: OutcomeTexts,
+) {
+  const key = outcomes && reportKey(evaluation);
+  if (outcomes !== undefined && key !== undefined) {
+    const kept = outcomes.reports;
+    const owner = ownerOf(flag, project, environment);
+    let text = kept.text(owner, key);
+    if (text === undefined && !kept.full) {
+      const parts: string[] = [];
+      reportBodyInto(parts, evaluation, flag, project, environment, outcomes);
+      text = parts.join('');
+      kept.keep(owner, key, text);
+    }
+    if (text !== undefined) {
+      out.push(text, extraFields, '}');
+      return;
+    }
+  }
+  reportBodyInto(out, evaluation, flag, project, environment, outcomes);
+  out.push(extraFields, '}');
+}
+
+/** A flag's report without its extra fields and closing brace. */
+function reportBodyInto(
+  out: string[],
+  evaluation: FlagEvaluation,
+  flag: CompiledFlag,
+  project: string,
+  environment: string,
+  outcomes: OutcomeTexts | undefined,
 ) {
   const data = evaluation.strategies.data;
   out.push(headOfFlag(flag, project), STRATEGIES_RESULT[String(evaluation.strategies.result)]!);
@@ -274,9 +353,23 @@ export function reportJsonInto(
     variantJson(evaluation.variant),
     c ? ',"feature_enabled":true,"variants":' : ',"feature_enabled":false,"variants":',
     variantList(evaluation.variants),
-    extraFields,
-    '}',
   );
+}
+
+/** What a flag's kept reports were made for: the project and environment they name. */
+interface FlagOwner {
+  project: string;
+  environment: string;
+}
+
+const flagOwners = new WeakMap<CompiledFlag, FlagOwner>();
+
+function ownerOf(flag: CompiledFlag, project: string, environment: string): FlagOwner {
+  const known = flagOwners.get(flag);
+  if (known && known.project === project && known.environment === environment) return known;
+  const owner = { project, environment };
+  flagOwners.set(flag, owner);
+  return owner;
 }
 
 /** `{"name":...,"projectId":...,"strategies":{"result":`, kept per compiled flag and project. */
