@@ -110,7 +110,7 @@ class KeptTexts<Owner extends object, Key> {
  */
 export class OutcomeTexts {
   readonly strategies: KeptTexts<StrategyPieces, number>;
-  readonly reports: KeptTexts<FlagOwner, number>;
+  readonly reports: KeptTexts<FlagPieces, number>;
 
   constructor(limitBytes: number) {
     this.strategies = new KeptTexts(limitBytes, KEPT_OUTCOMES);
@@ -315,7 +315,7 @@ export function reportJsonInto(
   const key = outcomes && reportKey(evaluation);
   if (outcomes !== undefined && key !== undefined) {
     const kept = outcomes.reports;
-    const owner = ownerOf(flag, project, environment);
+    const owner = flagPiecesOf(flag, project, environment);
     let text = kept.text(owner, key);
     if (text === undefined && !kept.full) {
       const parts: string[] = [];
@@ -342,7 +342,10 @@ function reportBodyInto(
   outcomes: OutcomeTexts | undefined,
 ) {
   const data = evaluation.strategies.data;
-  out.push(headOfFlag(flag, project), STRATEGIES_RESULT[String(evaluation.strategies.result)]!);
+  out.push(
+    flagPiecesOf(flag, project, environment).head,
+    STRATEGIES_RESULT[String(evaluation.strategies.result)]!,
+  );
   for (let i = 0; i < data.length; i++) {
     if (i > 0) out.push(',');
     strategyInto(out, flag.strategies[i]!, data[i]!, evaluation.name, project, environment, outcomes);
@@ -356,33 +359,28 @@ function reportBodyInto(
   );
 }
 
-/** What a flag's kept reports were made for: the project and environment they name. */
-interface FlagOwner {
+/**
+ * What is kept per compiled flag for the project and environment it is reported in: the report's
+ * head, `{"name":...,"projectId":...,"strategies":{"result":`, and, as the object itself, the owner
+ * of the flag's kept reports (a flag reported elsewhere gets a new one, and so new reports).
+ */
+interface FlagPieces {
   project: string;
   environment: string;
+  head: string;
 }
 
-const flagOwners = new WeakMap<CompiledFlag, FlagOwner>();
+const flagPieces = new WeakMap<CompiledFlag, FlagPieces>();
 
-function ownerOf(flag: CompiledFlag, project: string, environment: string): FlagOwner {
-  const known = flagOwners.get(flag);
+function flagPiecesOf(flag: CompiledFlag, project: string, environment: string): FlagPieces {
+  const known = flagPieces.get(flag);
   if (known && known.project === project && known.environment === environment) return known;
-  const owner = { project, environment };
-  flagOwners.set(flag, owner);
-  return owner;
-}
-
-/** `{"name":...,"projectId":...,"strategies":{"result":`, kept per compiled flag and project. */
-const flagHeads = new WeakMap<CompiledFlag, { project: string; head: string }>();
-
-function headOfFlag(flag: CompiledFlag, project: string): string {
-  const known = flagHeads.get(flag);
-  if (known?.project === project) return known.head;
   const head = ['{"name":', json(flag.name), ',"projectId":', json(project), ',"strategies":{"result":'].join(
     '',
   );
-  flagHeads.set(flag, { project, head });
-  return head;
+  const pieces = { project, environment, head };
+  flagPieces.set(flag, pieces);
+  return pieces;
 }
 
 const STRATEGIES_RESULT: Record<string, string> = {

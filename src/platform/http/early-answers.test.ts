@@ -84,8 +84,14 @@ describe('answerBeforeFastify', () => {
     await slowStarted;
     const closed = app.close();
     await preClosed;
+    // A listener after the early answer's: called once that one has handed the request on.
+    const arrived = new Promise<void>((resolve) =>
+      app?.server.on('request', (request) => {
+        if (request.url === '/early') resolve();
+      }),
+    );
     socket.write('GET /early HTTP/1.1\r\nHost: localhost\r\n\r\n');
-    await new Promise((resolve) => setTimeout(resolve, 200)); // the second request is parsed meanwhile
+    await arrived;
     release();
     await ended;
     await closed;
