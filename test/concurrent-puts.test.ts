@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Db } from '../src/platform/db/index.js';
 import { startTestApp, type TestApp, uniqueName } from './harness.js';
 
 /**
@@ -24,6 +25,7 @@ interface Event {
   createdAt: string;
   data: Record<string, unknown>;
   preData: Record<string, unknown>;
+  tags: { type: string; value: string }[];
 }
 
 async function newFlag(): Promise<string> {
@@ -33,11 +35,19 @@ async function newFlag(): Promise<string> {
   return name;
 }
 
-/** Sends the PUTs while the flag's row is held, then releases it; answers in the order sent. */
-async function putWhileHeld(flag: string, bodies: Record<string, unknown>[]) {
+/**
+ * Sends the PUTs while the flag's row is held (by a transaction that first runs `holder`, as
+ * another writer of the flag would), then commits; answers in the order sent.
+ */
+async function putWhileHeld(
+  flag: string,
+  bodies: Record<string, unknown>[],
+  holder: (tx: Db) => Promise<void> = async () => {},
+) {
   let answers: Promise<{ statusCode: number; json: () => Record<string, unknown> }[]> | undefined;
   await t.database.db.transaction().execute(async (tx) => {
     await tx.selectFrom('features').select('name').where('name', '=', flag).forUpdate().execute();
+    await holder(tx);
     answers = Promise.all(bodies.map((body) => t.send('PUT', flagUrl(flag), body)));
     await new Promise((resolve) => setTimeout(resolve, 300));
   });
@@ -127,6 +137,28 @@ describe('PUTs of one flag sent together', () => {
     for (let i = 1; i < updates.length; i++) expect(updates[i]?.preData).toEqual(updates[i - 1]?.data);
     const flagNow = (await t.send('GET', flagUrl(flag))).json();
     expect(flagNow.description).toBe(updates.at(-1)?.data.description);
+  });
+
+  it("records the flag's tags as the writer that held it left them", async () => {
+    // The holder tags the flag; the PUT arrives before it commits. Its event carries the tag (on
+    // PostgreSQL the PUT's statement began before the commit: it must not record what it read
+    // then, the flag without the tag).
+    const flag = await newFlag();
+    const [answer] = await putWhileHeld(flag, [{ description: 'after the tag' }], async (tx) => {
+      await tx
+        .insertInto('tags')
+        .values({ type: 'simple', value: 'held' })
+        .onConflict((oc) => oc.doNothing())
+        .execute();
+      await tx
+        .insertInto('feature_tag')
+        .values({ feature_name: flag, tag_type: 'simple', tag_value: 'held' })
+        .execute();
+    });
+    expect(answer?.statusCode).toBe(200);
+    const update = (await eventsOf(flag)).find((e) => e.type === 'feature-metadata-updated');
+    expect(update).toMatchObject({ data: { description: 'after the tag' } });
+    expect(update?.tags).toEqual([{ type: 'simple', value: 'held' }]);
   });
 
   // PostgreSQL only: on PGlite the held transaction keeps the one connection from everyone.

@@ -367,20 +367,18 @@ async function applyUpdates(
   let flag: Promise<Flag> | undefined;
   let maintenance: boolean;
   try {
+    // Read after the run, which ends here: the flag's next batch need not wait for this read.
+    const read = (w: { updated: boolean }) => (w.updated ? readFlag(db, name) : undefined);
     // PGlite runs one statement at a time: the answer's view comes with the write (one call into
     // the database instead of two, ~10 % of a PUT there). See updateFlagRecordedWithView.
-    if (database.engine === 'pglite') {
-      const written = await singleStatement(db, (db) =>
-        updateFlagRecordedWithView(db, name, projectId, items),
-      );
-      flag = written.view && Promise.resolve(toFlag(written.view, false));
-      maintenance = written.maintenance;
-    } else {
-      const written = await singleStatement(db, (db) => updateFlagRecorded(db, name, projectId, items));
-      // Read after the run, which ends here: the flag's next batch need not wait for this read.
-      flag = written.updated ? readFlag(db, name) : undefined;
-      maintenance = written.maintenance;
-    }
+    const written =
+      database.engine === 'pglite'
+        ? await singleStatement(db, (db) => updateFlagRecordedWithView(db, name, projectId, items))
+        : await singleStatement(db, (db) => updateFlagRecorded(db, name, projectId, items));
+    ({ maintenance } = written);
+    flag = 'view' in written ? written.view && Promise.resolve(toFlag(written.view, false)) : read(written);
+    // The row was held or moved: nothing was written (updatedAfterLock).
+    if (written.busy) ({ maintenance, flag } = await updatedAfterLock(db, name, projectId, items, read));
   } catch (error) {
     if (items.length === 1 || !isClientCaused(error)) return all({ status: 'rejected', reason: error });
     const results: PromiseSettledResult<Applied>[] = [];
@@ -400,6 +398,26 @@ async function applyUpdates(
         (error: unknown) => error,
       );
   return all({ status: 'rejected', reason });
+}
+
+/**
+ * The batch's statement once this transaction holds the flag's row, for a statement that found the
+ * row held by another writer or changed after it began (`busy`): it wrote nothing, since it would
+ * have recorded events with what it read before that writer committed (e.g. without a tag just
+ * added). After the lock, the statement reads everything as that writer left it.
+ */
+async function updatedAfterLock(
+  db: Db,
+  name: string,
+  projectId: string,
+  items: PendingUpdate[],
+  read: (written: { updated: boolean }) => Promise<Flag> | undefined,
+): Promise<{ maintenance: boolean; flag: Promise<Flag> | undefined }> {
+  const written = await transaction(db, async (tx) => {
+    await lockFlag(tx, name);
+    return updateFlagRecorded(tx, name, projectId, items);
+  });
+  return { maintenance: written.maintenance, flag: read(written) };
 }
 
 /** The row change an update input asks for (an empty description clears it). */

@@ -305,20 +305,26 @@ export interface RecordedChange {
  * still with its own events, each event's `preData` the state the change before it left.
  * Run alone (singleStatement), the flag's row lock is held only while the statement runs and
  * commits. The row is locked first (THE LOCK ORDER, see lockFlag). `updated` is false when no
- * flag of that name is in the project or maintenance mode is on (`maintenance`): nothing changed.
+ * flag of that name is in the project, when maintenance mode is on (`maintenance`) or when the
+ * row was held or moved (`busy`, see lockedAsSeen): nothing changed.
  */
 export async function updateFlagRecorded(
   db: Kysely<DB>,
   name: string,
   projectId: string,
   changes: RecordedChange[],
-): Promise<{ updated: boolean; maintenance: boolean }> {
+): Promise<{ updated: boolean; maintenance: boolean; busy: boolean }> {
   const { rows } = await db.executeQuery(
     changes.length === 1
       ? updateOne(db, oneValues(name, projectId, changes[0] as RecordedChange))
       : updateMany(db, manyValues(name, projectId, changes)),
   );
-  return { updated: (rows[0]?.updated ?? 0) > 0, maintenance: rows[0]?.maintenance ?? false };
+  const row = rows[0];
+  return {
+    updated: (row?.updated ?? 0) > 0,
+    maintenance: row?.maintenance ?? false,
+    busy: row?.busy ?? false,
+  };
 }
 
 /**
@@ -332,16 +338,17 @@ export async function updateFlagRecordedWithView(
   name: string,
   projectId: string,
   changes: RecordedChange[],
-): Promise<{ view: FlagViewRow | undefined; maintenance: boolean }> {
+): Promise<{ view: FlagViewRow | undefined; maintenance: boolean; busy: boolean }> {
   const { rows } = await db.executeQuery(
     changes.length === 1
       ? updateOneView(db, oneValues(name, projectId, changes[0] as RecordedChange))
       : updateManyView(db, manyValues(name, projectId, changes)),
   );
   const row = rows[0];
-  if (!row || row.name === null) return { view: undefined, maintenance: row?.maintenance ?? false };
-  const { maintenance, ...view } = row;
-  return { view: view as FlagViewRow, maintenance };
+  const [maintenance, busy] = [row?.maintenance ?? false, row?.busy ?? false];
+  if (!row || row.name === null) return { view: undefined, maintenance, busy };
+  const { maintenance: _, busy: __, ...view } = row;
+  return { view: view as FlagViewRow, maintenance, busy };
 }
 
 const ONE_KEYS = [
@@ -373,7 +380,28 @@ function oneValues(name: string, projectId: string, { change, by }: RecordedChan
   };
 }
 
-/** One change and its events (CTEs `mode`, `old`, `upd` with the new row, `recorded`). */
+/**
+ * CTEs `seen` (the flag's row as the statement's snapshot has it) and `old` (that row, locked,
+ * unless it is held by another writer or moved since the snapshot). The statement never waits for
+ * the row: after a wait it would write on the newest row but read everything else (the tags its
+ * events carry, the maintenance mode) as it stood before the other writer committed. A held or
+ * moved row leaves `old` empty and the statement says `busy` (see `busy`); the caller then takes
+ * the row's lock first and runs the statement again (flags.service.ts).
+ */
+function lockedAsSeen(v: { name: unknown; project: unknown }) {
+  return sql`seen AS (SELECT xmin::text AS version FROM features WHERE name = ${v.name} AND project = ${v.project}),
+    old AS (
+      SELECT f.name, f.type, f.description, f.stale, f.impression_data FROM features f, seen s
+      WHERE f.name = ${v.name} AND f.project = ${v.project} AND NOT (SELECT maintenance FROM mode)
+        AND f.xmin::text = s.version
+      FOR UPDATE OF f SKIP LOCKED)`;
+}
+
+/** Whether the flag is there (and maintenance off) but its row was held or moved (`lockedAsSeen`). */
+const busy = sql<boolean>`(EXISTS (SELECT 1 FROM seen) AND NOT (SELECT maintenance FROM mode)
+  AND NOT EXISTS (SELECT 1 FROM old))`;
+
+/** One change and its events (CTEs `mode`, `seen`, `old`, `upd` with the new row, `recorded`). */
 function oneCtes(v: OneValues) {
   const metadata = (prefix: '' | 'old_') =>
     sql`jsonb_build_object('name', u.name, 'project', u.project, 'description', ${sql.ref(`u.${prefix}description`)},
@@ -390,9 +418,7 @@ function oneCtes(v: OneValues) {
     FROM upd u WHERE u.stale IS DISTINCT FROM u.old_stale`;
   return sql`
     WITH mode AS (SELECT ${maintenanceIsOn()} AS maintenance),
-    old AS (
-      SELECT name, type, description, stale, impression_data FROM features
-      WHERE name = ${v.name} AND project = ${v.project} AND NOT (SELECT maintenance FROM mode) FOR UPDATE),
+    ${lockedAsSeen(v)},
     upd AS (
       UPDATE features AS f SET
         type = CASE WHEN ${v.typeGiven}::boolean THEN ${v.type}::text ELSE old.type END,
@@ -433,7 +459,8 @@ function manyValues(name: string, projectId: string, changes: RecordedChange[]):
 }
 
 /**
- * Several changes and their events (CTEs `mode`, `ch`, `old`, `st`, `upd`, `recorded` as oneCtes's).
+ * Several changes and their events (CTEs `mode`, `ch`, `seen`, `old`, `st`, `upd`, `recorded` as
+ * oneCtes's).
  * `st` holds the flag's state after each change k (k = 0: as it was). The row gets the last
  * state; change k's events compare state k with state k - 1. Only the last state meets the
  * table's constraints; the others need none: a type is one of the body schema's (FLAG_TYPES, all
@@ -460,9 +487,7 @@ function manyCtes(v: ManyValues) {
       SELECT * FROM jsonb_to_recordset(${v.changes}::jsonb) AS c(k int, type_given boolean, type text,
         description_given boolean, description text, stale boolean, impression_data boolean, by_name text,
         by_id int)),
-    old AS (
-      SELECT name, type, description, stale, impression_data FROM features
-      WHERE name = ${v.name} AND project = ${v.project} AND NOT (SELECT maintenance FROM mode) FOR UPDATE),
+    ${lockedAsSeen(v)},
     st AS (
       SELECT 0 AS k, NULL::text AS by_name, NULL::int AS by_id, o.type, o.description, o.stale, o.impression_data
       FROM old o
@@ -481,16 +506,18 @@ function manyCtes(v: ManyValues) {
 
 /** The change(s) and the count of changed rows. */
 const updated = (ctes: RawBuilder<unknown>) =>
-  sql<{ updated: number; maintenance: boolean }>`${ctes}
-    SELECT count(*)::int AS updated, (SELECT maintenance FROM mode) AS maintenance FROM upd`;
+  sql<{ updated: number; maintenance: boolean; busy: boolean }>`${ctes}
+    SELECT count(*)::int AS updated, (SELECT maintenance FROM mode) AS maintenance, ${busy} AS busy FROM upd`;
 
 // The view reads `features` as the CTE holding the changed row (the table itself would show the
 // statement's starting point); its other tables are not changed by the statement.
 const withView = (db: Kysely<DB>, name: unknown, ctes: RawBuilder<unknown>) => {
   const view = flagViewQuery(db).where('f.name', '=', name as string);
-  return sql<{ [K in keyof FlagViewRow]: FlagViewRow[K] | null } & { maintenance: boolean }>`${ctes},
+  return sql<
+    { [K in keyof FlagViewRow]: FlagViewRow[K] | null } & { maintenance: boolean; busy: boolean }
+  >`${ctes},
     features AS (SELECT * FROM upd)
-    SELECT m.maintenance, v.* FROM mode m LEFT JOIN LATERAL ${view} AS v ON true`;
+    SELECT m.maintenance, ${busy} AS busy, v.* FROM mode m LEFT JOIN LATERAL ${view} AS v ON true`;
 };
 
 // One change is nearly every write; its statement is cheaper to plan and run than the batch's.
