@@ -106,6 +106,13 @@ export interface ConfigurationSource {
 const FOLLOW_GAP_MS = 250;
 
 /**
+ * PostgreSQL: notifications a second above which the instance stops listening and polls every
+ * FOLLOW_GAP_MS instead (see `pace`); at less than half that rate for CALM_MS, it listens again.
+ */
+const BUSY_NOTIFICATIONS_PER_S = 20;
+const CALM_MS = 2000;
+
+/**
  * The in-memory configuration every evaluation reads (docs/evaluation.md §0.10: no query per
  * flag). It moves to a new revision (newest event id) when one is known: at once on a NOTIFY from
  * any instance, and by a poll every `pollMs` as a safety net should a notification be lost.
@@ -117,6 +124,13 @@ const FOLLOW_GAP_MS = 250;
  * environments, or a long backlog) reads the whole configuration again. Event ids below the
  * revision that were missing (transactions that had not committed yet) are watched: a NOTIFY,
  * whatever id it carries, or a poll that finds one of them, brings them in.
+ *
+ * Under a stream of writes (PostgreSQL), every commit would wake this instance's listening session
+ * and send it a notification, though the cache reads new revisions only every FOLLOW_GAP_MS: at
+ * 300 writes a second that cost the SDK requests sharing the machine about a tenth of their
+ * throughput (bench/RESULTS.md). Past BUSY_NOTIFICATIONS_PER_S the instance stops listening and
+ * polls the revision every FOLLOW_GAP_MS instead (a change waits at most that much longer to be
+ * seen), and listens again once the revision moved at less than half that rate for CALM_MS.
  */
 export class ConfigurationCache implements ConfigurationSource {
   private current: Configuration | undefined;
@@ -133,6 +147,19 @@ export class ConfigurationCache implements ConfigurationSource {
   /** When the last read of a new revision started (performance.now()). */
   private readStartedAt = Number.NEGATIVE_INFINITY;
   private unlisten: (() => Promise<void>) | undefined;
+  /** Listening for NOTIFYs, or polling every FOLLOW_GAP_MS under a stream of writes (see `pace`). */
+  private mode: 'listening' | 'polling' | 'switching' = 'switching';
+  /**
+   * Listening: when the last BUSY_NOTIFICATIONS_PER_S + 1 notifications came (a ring, `next` the
+   * oldest). Polling: since when the revision moved slowly, and the revision the last poll saw.
+   */
+  private readonly pacing = {
+    times: new Float64Array(BUSY_NOTIFICATIONS_PER_S + 1).fill(Number.NEGATIVE_INFINITY),
+    next: 0,
+    since: 0,
+    revision: 0,
+  };
+  private stopped = false;
   /** How each new revision was read: all of it, or only the flags that changed (diagnostics, tests). */
   readonly reads = { full: 0, incremental: 0 };
   /** Called with each configuration read (client-delta keeps its change ring from them). */
@@ -154,15 +181,90 @@ export class ConfigurationCache implements ConfigurationSource {
   }
 
   async start(): Promise<void> {
-    this.unlisten = await this.database.listen('flagship_events', (payload) => this.observe(Number(payload)));
-    this.timer = setInterval(() => this.poll(), this.pollMs);
-    this.timer.unref();
+    await this.listen();
   }
 
   async stop(): Promise<void> {
+    this.stopped = true;
     if (this.timer) clearInterval(this.timer);
     if (this.followTimer) clearTimeout(this.followTimer);
     await this.unlisten?.().catch(() => {});
+    this.unlisten = undefined;
+  }
+
+  /** How the instance learns of new revisions now (diagnostics, tests). */
+  get learning(): 'listening' | 'polling' | 'switching' {
+    return this.mode;
+  }
+
+  private async listen(): Promise<void> {
+    this.mode = 'switching';
+    const unlisten = await this.database.listen('flagship_events', (payload) =>
+      this.notified(Number(payload)),
+    );
+    if (this.stopped) {
+      await unlisten().catch(() => {});
+      return;
+    }
+    this.unlisten = unlisten;
+    this.pacing.times.fill(Number.NEGATIVE_INFINITY);
+    this.every(this.pollMs, 'listening');
+  }
+
+  private every(ms: number, mode: 'listening' | 'polling') {
+    if (this.timer) clearInterval(this.timer);
+    this.mode = mode;
+    if (this.stopped) return;
+    this.timer = setInterval(() => this.poll(), ms);
+    this.timer.unref();
+  }
+
+  private notified(revision: number) {
+    this.observe(revision);
+    if (this.mode !== 'listening' || this.database.engine !== 'postgres') return;
+    // More than BUSY_NOTIFICATIONS_PER_S within the last second: the oldest of the last that many
+    // plus one came less than a second ago.
+    const { times } = this.pacing;
+    const now = performance.now();
+    const oldest = times[this.pacing.next] as number;
+    times[this.pacing.next] = now;
+    this.pacing.next = (this.pacing.next + 1) % times.length;
+    if (now - oldest < 1000) this.pace('polling');
+  }
+
+  /**
+   * Moves to polling (a stream of writes) or back to listening. A failure to listen again (the
+   * database away) keeps the instance polling; the next calm period tries again.
+   */
+  private pace(to: 'listening' | 'polling') {
+    const unlisten = this.unlisten;
+    this.unlisten = undefined;
+    this.mode = 'switching';
+    if (to === 'polling') {
+      this.pacing.since = performance.now();
+      this.pacing.revision = this.knownRevision;
+      this.every(FOLLOW_GAP_MS, 'polling');
+      unlisten?.().catch(() => {});
+      return;
+    }
+    this.listen().then(
+      // What committed between the last poll and the LISTEN taking effect notified nobody here.
+      () => this.poll(),
+      () => {
+        this.pacing.since = performance.now();
+        this.every(FOLLOW_GAP_MS, 'polling');
+      },
+    );
+  }
+
+  /** Polling: listens again once the revision moved at less than half the busy rate for CALM_MS. */
+  private paceAfterPoll() {
+    if (this.mode !== 'polling') return;
+    const now = performance.now();
+    const moved = this.knownRevision - this.pacing.revision;
+    this.pacing.revision = this.knownRevision;
+    if (moved > (BUSY_NOTIFICATIONS_PER_S * FOLLOW_GAP_MS) / 2000) this.pacing.since = now;
+    else if (now - this.pacing.since >= CALM_MS) this.pace('listening');
   }
 
   /**
@@ -253,6 +355,7 @@ export class ConfigurationCache implements ConfigurationSource {
     Promise.all([this.latest(), anyCommitted(this.database.db, gaps)]).then(
       ([revision, committed]) => {
         this.observe(revision);
+        this.paceAfterPoll();
         // A missing id committed without a notification reaching this instance. Gaps that stay
         // missing (rolled-back transactions) cost this background query, not a reload per second.
         if (committed) {

@@ -29,7 +29,11 @@ async function waitFor(check: () => Promise<boolean>, ms: number): Promise<void>
  */
 async function acrossInstances(
   pollMs: number,
-  check: (cache: ConfigurationCache, createFlag: (name: string) => Promise<void>) => Promise<void>,
+  check: (
+    cache: ConfigurationCache,
+    createFlag: (name: string) => Promise<void>,
+    describeFlag: (name: string, description: string) => Promise<void>,
+  ) => Promise<void>,
   database: Database = second,
 ) {
   const app = await buildApp({ database: first, config: testConfig(), now: () => new Date() });
@@ -45,8 +49,17 @@ async function acrossInstances(
     });
     expect(res.statusCode).toBe(200);
   };
+  const describeFlag = async (name: string, description: string) => {
+    const res = await app.inject({
+      method: 'PUT',
+      url: `/api/admin/projects/default/features/${name}`,
+      headers: { authorization: ADMIN_TOKEN },
+      payload: { description },
+    });
+    expect(res.statusCode).toBe(200);
+  };
   try {
-    await check(cache, createFlag);
+    await check(cache, createFlag, describeFlag);
   } finally {
     await cache.stop();
     await app.close();
@@ -163,5 +176,45 @@ describe('a reader with a period under a stream of writes', () => {
       },
       { ...second, db: holding },
     );
+  });
+});
+
+describe('an instance under a stream of writes', () => {
+  it('polls instead of listening while the writes last, sees every change, and listens again after', async () => {
+    // The cache's own safety-net poll is an hour: in listening mode only a NOTIFY brings a change.
+    await acrossInstances(3_600_000, async (cache, createFlag, describeFlag) => {
+      const names = Array.from({ length: 8 }, () => uniqueName('stream'));
+      for (const name of names) await createFlag(name);
+      await cache.get();
+      expect(cache.learning).toBe('listening');
+      // 64 writes (each its own statement and notification) from 8 writers at once: more than 20
+      // notifications within a second.
+      await Promise.all(
+        names.map(async (name) => {
+          for (let i = 0; i < 8; i++) await describeFlag(name, `change ${i}`);
+        }),
+      );
+      await waitFor(async () => cache.peek(0) === undefined, 1000);
+      if (second.engine !== 'postgres') {
+        // PGlite's notifications wake no other process: it keeps listening.
+        expect(cache.learning).toBe('listening');
+        return;
+      }
+      expect(cache.learning).toBe('polling');
+      // Polling brings a change made now, though no NOTIFY reaches the cache.
+      const config = await cache.get();
+      for (const name of names) expect(config.flag(name)?.description, name).toBe('change 7');
+      const whilePolling = uniqueName('polled');
+      await createFlag(whilePolling);
+      await waitFor(async () => cache.peek(0) === undefined, 1000);
+      expect(cache.learning).toBe('polling');
+      expect((await cache.get()).flag(whilePolling)).toBeDefined();
+      // Two seconds without a stream: it listens again, and a NOTIFY brings the next change.
+      await waitFor(async () => cache.learning === 'listening', 4000);
+      const afterwards = uniqueName('notified');
+      await createFlag(afterwards);
+      await waitFor(async () => cache.peek(0) === undefined, 1000);
+      expect((await cache.get()).flag(afterwards)).toBeDefined();
+    });
   });
 });
