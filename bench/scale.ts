@@ -9,13 +9,13 @@
  * cost, everything sharing the machine's cores). The three kinds of window take turns over
  * `--rounds` (quiet/writes/control, writes/control/quiet, …), so that the machine's drift over the
  * run weighs on each alike.
- *   npx tsx bench/scale.ts --flags 10000 --writes 100 --seconds 10 --rounds 3
+ *   npx tsx bench/scale.ts --flags 10000 --writes 100 --seconds 5 --rounds 6 --connections 32
  */
 import { Agent, request as httpRequest } from 'node:http';
 import { parseArgs } from 'node:util';
 import { flagName, loadDataset, projectOf } from './lib/dataset.js';
 import { createPostgresDatabase } from './lib/db.js';
-import { measureApart, percentile } from './lib/measure.js';
+import { measureApart, median, percentile } from './lib/measure.js';
 import { ADMIN_TOKEN, startService, stopAll, stopChild } from './lib/service.js';
 
 const { values } = parseArgs({
@@ -221,6 +221,18 @@ try {
     control,
     `: ${((100 * control) / quiet).toFixed(0)} % of without`,
   );
+  // The machine's speed drifts over a run (quiet windows of one run seen 27k-49k 304s/s): each
+  // round's ratio sets its writes and control windows against the quiet window of the same
+  // round, next to them in time, and the median of the rounds' ratios damps a round the machine
+  // slowed in.
+  const paired = (kind: 'writes' | 'control') =>
+    windows[kind].map((value, round) => value / (windows.quiet[round] as number));
+  for (const kind of ['writes', 'control'] as const) {
+    const ratios = paired(kind);
+    console.log(
+      `| ${kind} / quiet of the same round: median (per round) | **${(100 * median(ratios)).toFixed(0)} %** (${ratios.map((r) => (100 * r).toFixed(0)).join(' / ')} %) |`,
+    );
+  }
   console.log(`| production SDK answers other than 304 during writes | ${otherDuringWrites} |`);
 } finally {
   await stopAll();
