@@ -160,6 +160,8 @@ export class ConfigurationCache implements ConfigurationSource {
     revision: 0,
   };
   private stopped = false;
+  /** The closing of the listening session on the last move to polling. */
+  private closing: Promise<void> | undefined;
   /** How each new revision was read: all of it, or only the flags that changed (diagnostics, tests). */
   readonly reads = { full: 0, incremental: 0 };
   /** Called with each configuration read (client-delta keeps its change ring from them). */
@@ -190,6 +192,8 @@ export class ConfigurationCache implements ConfigurationSource {
     if (this.followTimer) clearTimeout(this.followTimer);
     await this.unlisten?.().catch(() => {});
     this.unlisten = undefined;
+    // A session closed on a move to polling: closed before the database is.
+    await this.closing;
   }
 
   /** How the instance learns of new revisions now (diagnostics, tests). */
@@ -244,7 +248,7 @@ export class ConfigurationCache implements ConfigurationSource {
       this.pacing.since = performance.now();
       this.pacing.revision = this.knownRevision;
       this.every(FOLLOW_GAP_MS, 'polling');
-      unlisten?.().catch(() => {});
+      this.closing = unlisten?.().catch(() => {});
       return;
     }
     this.listen().then(
