@@ -1,14 +1,15 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { Config } from '../config.js';
-import { clientApiRoutes, type SdkPorts } from '../features/client-api/index.js';
+import { clientApiRoutes, clientNotModified, type SdkPorts } from '../features/client-api/index.js';
 import { clientDeltaRoutes } from '../features/client-delta/index.js';
 import { frontendApiRoutes } from '../features/frontend-api/index.js';
 import { ofrepRoutes } from '../features/ofrep/index.js';
 import { registerAuth } from '../platform/http/auth.js';
 import { parseOrigins } from '../platform/http/cors.js';
+import { answerBeforeFastify } from '../platform/http/early-answers.js';
 import { errorBody } from '../platform/http/errors.js';
-import { createServer } from '../platform/http/server.js';
+import { answerHeaders, createServer, quietRequestLog } from '../platform/http/server.js';
 import type { UpstreamConfiguration } from './edge.configuration.js';
 import type { UpstreamReporting } from './edge.reporting.js';
 import type { EdgeTokens } from './edge.tokens.js';
@@ -102,6 +103,19 @@ export async function buildEdgeApp({ config, configuration, tokens, reporting }:
     tokenValid: (secret) => tokens.stillValid(secret),
   };
   await app.register(clientApiRoutes(ports));
+  // The SDK poll that finds nothing new, answered before routing as the service does (ADR 0018),
+  // for tokens the replica checked lately; it counts no metrics (a replica serves none).
+  if (quietRequestLog(config.LOG_LEVEL)({ url: '/api/client/features' })) {
+    answerBeforeFastify(
+      app,
+      clientNotModified({
+        configuration,
+        known: (secret) => tokens.known(secret),
+        headers: answerHeaders(config),
+        record: () => {},
+      }),
+    );
+  }
   await app.register(clientDeltaRoutes(ports));
   await app.register(frontendApiRoutes(ports));
   await app.register(ofrepRoutes(ports));

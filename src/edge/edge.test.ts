@@ -25,6 +25,8 @@ const flags = {
   variants: uniqueName('edge-var'),
 };
 const project = 'default';
+/** `METHOD url` of every request the edge's Fastify routed (a hook of this test). */
+const reached: string[] = [];
 const envUrl = (flag: string) => `/api/admin/projects/${project}/features/${flag}/environments/${ENV}`;
 
 async function admin(method: 'POST' | 'PUT' | 'DELETE', url: string, payload?: unknown) {
@@ -110,6 +112,10 @@ beforeAll(async () => {
     }),
   );
   edge = opened.app;
+  edge.addHook('onRequest', (request, _reply, done) => {
+    reached.push(`${request.method} ${request.url}`);
+    done();
+  });
   await edge.listen({ port: 0, host: '127.0.0.1' });
   edgeUrl = `http://127.0.0.1:${(edge.server.address() as AddressInfo).port}`;
   await opened.configured;
@@ -157,6 +163,33 @@ describe('serving', () => {
       'if-none-match': mine.headers.get('etag') as string,
     });
     expect(again.status).toBe(304);
+  });
+
+  it('answers the SDK poll that finds nothing new before routing, exactly as its route does', async () => {
+    const headersOf = (res: Response) => [...res.headers].filter(([name]) => name !== 'date');
+    for (const encoding of ['identity', 'gzip']) {
+      const first = await get(edgeUrl, '/api/client/features', tokens.client, {
+        'accept-encoding': encoding,
+      });
+      expect(first.status).toBe(200);
+      const poll = { 'accept-encoding': encoding, 'if-none-match': first.headers.get('etag') as string };
+      const from = reached.length;
+      const early = await get(edgeUrl, '/api/client/features', tokens.client, poll);
+      expect(early.status).toBe(304);
+      expect(reached.slice(from), encoding).toEqual([]);
+      // A query string takes the route: the answer to compare with. (Not an empty one: fetch
+      // drops it.)
+      const routed = await get(edgeUrl, '/api/client/features?_=1', tokens.client, poll);
+      expect(routed.status).toBe(304);
+      expect(reached.slice(from)).toEqual(['GET /api/client/features?_=1']);
+      expect(headersOf(early)).toEqual(headersOf(routed));
+    }
+    // A token the replica has not checked yet goes to the route, which asks the upstream.
+    const unchecked = await token('client', ENV);
+    const from = reached.length;
+    const res = await get(edgeUrl, '/api/client/features', unchecked, { 'if-none-match': '"x"' });
+    expect(res.status).toBe(200);
+    expect(reached.slice(from)).toEqual(['GET /api/client/features']);
   });
 
   it('answers the frontend API and OFREP exactly as the upstream does, for many contexts', async () => {

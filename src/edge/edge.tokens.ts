@@ -43,7 +43,11 @@ function toPrincipal(token: EdgeToken): Principal {
  * projects no startup token covers gets 403: the replica holds no configuration for it.
  */
 export class EdgeTokens {
-  private readonly cache = new Map<string, { token: EdgeToken | null; until: number }>();
+  /** Per secret: the upstream's answer, until when it holds, and its principal (made once). */
+  private readonly cache = new Map<
+    string,
+    { token: EdgeToken | null; until: number; principal: Principal | undefined }
+  >();
 
   /** The startup tokens once validated (none before: every SDK request is then refused). */
   startup: EdgeToken[] = [];
@@ -61,28 +65,37 @@ export class EdgeTokens {
   }
 
   private async lookup(secret: string): Promise<EdgeToken | null> {
+    return (await this.entry(secret)).token;
+  }
+
+  private async entry(secret: string) {
     const hit = this.cache.get(secret);
-    if (hit && hit.until > this.now()) return hit.token;
+    if (hit && hit.until > this.now()) return hit;
     let token: EdgeToken | null;
     try {
       [token = null] = await this.upstream.validate([secret]);
     } catch {
       // The upstream is away: what was known stays as it was; a token never seen cannot be
       // checked, which is not the token's fault: 503, and the SDK tries again.
-      if (hit) return hit.token;
+      if (hit) return hit;
       throw new AppError(
         'ServiceUnavailableError',
         'This edge replica cannot check the token: its upstream does not answer.',
       );
     }
     if (this.cache.size >= CACHE_MAX) this.cache.clear();
-    this.cache.set(secret, { token, until: this.now() + (token ? POSITIVE_TTL_MS : NEGATIVE_TTL_MS) });
-    return token;
+    const entry = {
+      token,
+      until: this.now() + (token ? POSITIVE_TTL_MS : NEGATIVE_TTL_MS),
+      principal: token ? toPrincipal(token) : undefined,
+    };
+    this.cache.set(secret, entry);
+    return entry;
   }
 
   /** The principal of an SDK token, or null when it is not valid upstream. */
   async resolve(secret: string): Promise<Principal | null> {
-    const token = await this.lookup(secret);
+    const { token, principal } = await this.entry(secret);
     if (!token) return null;
     if (!this.startup.some((s) => subsumes(s, token))) {
       throw new AppError(
@@ -90,7 +103,20 @@ export class EdgeTokens {
         `This edge replica does not serve the "${token.environment}" environment for this token's projects: start it with a client token (UPSTREAM_TOKENS) that covers them.`,
       );
     }
-    return toPrincipal(token);
+    return principal ?? null;
+  }
+
+  /**
+   * The principal `resolve` would give, when it is known at once: a token the upstream said was
+   * valid less than POSITIVE_TTL_MS ago, which a startup token covers. Else undefined (nothing is
+   * asked of the upstream); the caller then takes `resolve`'s way. Each token's principal is one
+   * object while it is cached, so per-scope values keyed by it are made once.
+   */
+  known(secret: string): Principal | undefined {
+    const hit = this.cache.get(secret);
+    if (!hit?.token || hit.until <= this.now()) return undefined;
+    const { token } = hit;
+    return this.startup.some((s) => subsumes(s, token)) ? hit.principal : undefined;
   }
 
   /** For open streams: whether the token is still valid upstream (true while it cannot tell). */
