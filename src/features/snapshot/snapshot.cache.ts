@@ -107,7 +107,7 @@ const FOLLOW_GAP_MS = 250;
 
 /**
  * PostgreSQL: notifications a second above which the instance stops listening and polls every
- * FOLLOW_GAP_MS instead (see `pace`); at less than half that rate for CALM_MS, it listens again.
+ * FOLLOW_GAP_MS instead (see `pollInstead`); at less than half that rate for CALM_MS, it listens again.
  */
 const BUSY_NOTIFICATIONS_PER_S = 20;
 const CALM_MS = 2000;
@@ -147,7 +147,7 @@ export class ConfigurationCache implements ConfigurationSource {
   /** When the last read of a new revision started (performance.now()). */
   private readStartedAt = Number.NEGATIVE_INFINITY;
   private unlisten: (() => Promise<void>) | undefined;
-  /** Listening for NOTIFYs, or polling every FOLLOW_GAP_MS under a stream of writes (see `pace`). */
+  /** Listening for NOTIFYs, or polling every FOLLOW_GAP_MS under a stream of writes (see `pollInstead`). */
   private mode: 'listening' | 'polling' | 'switching' = 'switching';
   /**
    * Listening: when the last BUSY_NOTIFICATIONS_PER_S + 1 notifications came (a ring, `next` the
@@ -233,26 +233,25 @@ export class ConfigurationCache implements ConfigurationSource {
     const oldest = times[this.pacing.next] as number;
     times[this.pacing.next] = now;
     this.pacing.next = (this.pacing.next + 1) % times.length;
-    if (now - oldest < 1000) this.pace('polling');
+    if (now - oldest < 1000) this.pollInstead();
+  }
+
+  /** A stream of writes: stops listening and polls every FOLLOW_GAP_MS instead. */
+  private pollInstead() {
+    this.pacing.since = performance.now();
+    this.pacing.revision = this.knownRevision;
+    this.every(FOLLOW_GAP_MS, 'polling');
+    this.closing = this.unlisten?.().catch(() => {});
+    this.unlisten = undefined;
   }
 
   /**
-   * Moves to polling (a stream of writes) or back to listening. A failure to listen again (the
-   * database away) keeps the instance polling; the next calm period tries again.
+   * The stream is over: listens again, then polls once for what committed between the last poll
+   * and the LISTEN taking effect (it notified nobody here). A failure to listen (the database
+   * away) keeps the instance polling; the next calm period tries again.
    */
-  private pace(to: 'listening' | 'polling') {
-    const unlisten = this.unlisten;
-    this.unlisten = undefined;
-    this.mode = 'switching';
-    if (to === 'polling') {
-      this.pacing.since = performance.now();
-      this.pacing.revision = this.knownRevision;
-      this.every(FOLLOW_GAP_MS, 'polling');
-      this.closing = unlisten?.().catch(() => {});
-      return;
-    }
+  private listenAgain() {
     this.listen().then(
-      // What committed between the last poll and the LISTEN taking effect notified nobody here.
       () => this.poll(),
       () => {
         this.pacing.since = performance.now();
@@ -268,7 +267,7 @@ export class ConfigurationCache implements ConfigurationSource {
     const moved = this.knownRevision - this.pacing.revision;
     this.pacing.revision = this.knownRevision;
     if (moved > (BUSY_NOTIFICATIONS_PER_S * FOLLOW_GAP_MS) / 2000) this.pacing.since = now;
-    else if (now - this.pacing.since >= CALM_MS) this.pace('listening');
+    else if (now - this.pacing.since >= CALM_MS) this.listenAgain();
   }
 
   /**
