@@ -8,11 +8,14 @@
  * same client sends as many admin reads instead (a control: what the requests and their sender
  * cost, everything sharing the machine's cores). The three kinds of window take turns over
  * `--rounds` (quiet/writes/control, writes/control/quiet, …), so that the machine's drift over the
- * run weighs on each alike.
+ * run weighs on each alike. `--cores apart` (the default) keeps the service on a core of its own and
+ * the load generator, the writer and the database's sessions on the others (as on separate
+ * machines); `--cores shared` lets the kernel share all cores between them.
  *   npx tsx bench/scale.ts --flags 10000 --writes 100 --seconds 5 --rounds 6 --connections 32
  */
 import { Agent, request as httpRequest } from 'node:http';
 import { parseArgs } from 'node:util';
+import { canPin, cpuMs, pin, restCpus, SERVICE_CPU } from './lib/cores.js';
 import { flagName, loadDataset, projectOf } from './lib/dataset.js';
 import { createPostgresDatabase } from './lib/db.js';
 import { measureApart, median, percentile } from './lib/measure.js';
@@ -25,6 +28,7 @@ const { values } = parseArgs({
     seconds: { type: 'string', default: '10' },
     connections: { type: 'string', default: '8' },
     rounds: { type: 'string', default: '3' },
+    cores: { type: 'string', default: 'apart' },
   },
 });
 const flags = Number(values.flags);
@@ -33,6 +37,13 @@ const seconds = Number(values.seconds);
 const connections = Number(values.connections);
 const rounds = Number(values.rounds);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+if (values.cores !== 'apart' && values.cores !== 'shared') throw new Error('--cores: apart or shared');
+const apart = values.cores === 'apart' && canPin();
+if (values.cores === 'apart' && !apart)
+  console.log('cannot pin processes to cores here (taskset, 2+ cores): cores shared');
+// This process and what it starts (the load generator's children, the service until it is moved)
+// run on the cores other than the service's.
+if (apart) pin(process.pid, restCpus());
 
 const db = await createPostgresDatabase('flagship_bench_scale');
 try {
@@ -47,6 +58,31 @@ try {
   );
   await sql.close();
   const service = await startService(db.target);
+  // The database's sessions (the service's pool, its listening session, this bench's) join the
+  // load generator's cores, checked every second (the pool opens sessions as it needs them).
+  const sessions = await db.connect();
+  const pinned = new Set<number>();
+  let unpinnable = 0;
+  const pinSessions = async () => {
+    const rows = await sessions.query<{ pid: number }>(
+      'SELECT pid FROM pg_stat_activity WHERE datname = current_database()',
+    );
+    for (const { pid } of rows) {
+      if (pinned.has(pid)) continue;
+      pinned.add(pid);
+      try {
+        pin(pid, restCpus());
+      } catch {
+        unpinnable += 1; // another user's process without the right to move it
+      }
+    }
+  };
+  let pinning: NodeJS.Timeout | undefined;
+  if (apart) {
+    pin(service.pid, String(SERVICE_CPU));
+    await pinSessions();
+    pinning = setInterval(() => pinSessions().catch(() => {}), 1000);
+  }
   const base = `http://127.0.0.1:${service.port}`;
   const admin = { authorization: ADMIN_TOKEN, 'content-type': 'application/json' };
   // node:http on kept-alive sockets, not fetch: the writer and its followers share the machine
@@ -167,11 +203,28 @@ try {
   })();
 
   const windows = { quiet: [] as number[], control: [] as number[], writes: [] as number[] };
+  // The service's CPU time over each kind of window (the load generator's start and warm-up
+  // included), as a share of the window's wall time, and how busy its core was during the timed
+  // run (the kernel's network work for its sockets included): near all of it in every kind, the
+  // SDK figures measure the service, not the load generator.
+  const busy = {
+    quiet: { cpu: 0, wall: 0, core: { busy: 0, total: 0 }, rest: { busy: 0, total: 0 } },
+    control: { cpu: 0, wall: 0, core: { busy: 0, total: 0 }, rest: { busy: 0, total: 0 } },
+    writes: { cpu: 0, wall: 0, core: { busy: 0, total: 0 }, rest: { busy: 0, total: 0 } },
+  };
   let otherDuringWrites = 0;
   const window = async (kind: keyof typeof windows) => {
     sending = kind === 'quiet' ? undefined : kind;
     if (sending) await sleep(1000);
+    const [cpu, wall] = [cpuMs(service.pid), performance.now()];
     const figures = await sdkLoad();
+    busy[kind].cpu += cpuMs(service.pid) - cpu;
+    busy[kind].wall += performance.now() - wall;
+    for (const [i, ticks] of (figures.cores ?? []).entries()) {
+      const sum = busy[kind][i === SERVICE_CPU ? 'core' : 'rest'];
+      sum.busy += ticks.busy;
+      sum.total += ticks.total;
+    }
     sending = undefined;
     windows[kind].push(figures.rps);
     if (kind === 'writes') otherDuringWrites += figures.requests - (figures.statuses?.[304] ?? 0);
@@ -189,6 +242,8 @@ try {
   const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
   const [quiet, control, loaded] = [mean(windows.quiet), mean(windows.control), mean(windows.writes)];
   stop = true;
+  clearInterval(pinning);
+  await sessions.close();
   await writer;
   await Promise.all(followers);
   await stopChild(service);
@@ -196,7 +251,7 @@ try {
   const achieved = writes / writingSeconds;
   const perWindow = (xs: number[]) => xs.map((x) => x.toFixed(0)).join(' / ');
   console.log(
-    `\n${flags} flags on PostgreSQL, ${writesPerSecond} writes/s requested (${achieved.toFixed(0)}/s achieved, ${failedWrites} failed writes or reads), ${connections} SDK connections, ${rounds} rounds of ${seconds} s windows\n`,
+    `\n${flags} flags on PostgreSQL, ${writesPerSecond} writes/s requested (${achieved.toFixed(0)}/s achieved, ${failedWrites} failed writes or reads), ${connections} SDK connections, ${rounds} rounds of ${seconds} s windows, ${apart ? `the service on core ${SERVICE_CPU}, the rest on ${restCpus()}${unpinnable ? ` (${unpinnable} database sessions could not be moved)` : ''}` : 'cores shared'}\n`,
   );
   console.log('| figure | value |');
   console.log('| --- | --- |');
@@ -234,6 +289,19 @@ try {
     );
   }
   console.log(`| production SDK answers other than 304 during writes | ${otherDuringWrites} |`);
+  const kindsInOrder = ['quiet', 'writes', 'control'] as const;
+  const share = (part: number, whole: number) => `${((100 * part) / whole).toFixed(0)} %`;
+  console.log(
+    `| service process CPU, of one core, over the windows with the load's start (quiet / writes / control) | ${kindsInOrder.map((k) => share(busy[k].cpu, busy[k].wall)).join(' / ')} |`,
+  );
+  if (apart)
+    for (const [label, part] of [
+      [`core ${SERVICE_CPU} (the service's)`, 'core'],
+      ['the other cores', 'rest'],
+    ] as const)
+      console.log(
+        `| ${label} busy during the timed runs, the kernel's work included (quiet / writes / control) | ${kindsInOrder.map((k) => share(busy[k][part].busy, busy[k][part].total)).join(' / ')} |`,
+      );
 } finally {
   await stopAll();
   await db.dispose();

@@ -1,9 +1,19 @@
 /**
  * `measure` in a process of its own (see `measureApart`): the options as JSON in argv[2] (no
- * per-request functions), the figures as JSON on stdout.
+ * per-request functions), the figures as JSON on stdout, with each core's ticks (busy and in all)
+ * over the timed run.
  */
+import { coreTicks } from './cores.js';
 import { type LoadOptions, measure } from './measure.js';
 
 const options = JSON.parse(process.argv[2] ?? '{}') as LoadOptions;
-const figures = await measure(options);
-process.stdout.write(JSON.stringify({ ...figures, samples: undefined }));
+const warm = await measure({ ...options, durationS: 2 }, 0);
+const before = coreTicks();
+const figures = await measure(options, 0);
+const cores = coreTicks().map((after, i) => ({
+  busy: after.busy - (before[i]?.busy ?? 0),
+  total: after.total - (before[i]?.total ?? 0),
+}));
+process.stdout.write(
+  JSON.stringify({ ...figures, warmupRequests: warm.requests, samples: undefined, cores }),
+);

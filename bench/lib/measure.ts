@@ -17,6 +17,8 @@ export interface LoadFigures {
   samples?: number[];
   /** Responses of the timed run per HTTP status. */
   statuses?: Record<number, number>;
+  /** measureApart on Linux: each core's clock ticks over the timed run, busy and in all. */
+  cores?: { busy: number; total: number }[];
 }
 
 export interface LoadOptions {
