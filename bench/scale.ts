@@ -11,13 +11,13 @@
  * run weighs on each alike. `--cores apart` (the default) keeps the service on a core of its own and
  * the load generator, the writer and the database's sessions on the others (as on separate
  * machines); `--cores shared` lets the kernel share all cores between them.
- *   npx tsx bench/scale.ts --flags 10000 --writes 100 --seconds 5 --rounds 6 --connections 32
+ *   npx tsx bench/scale.ts --flags 10000 --writes 100   (6 rounds of 5 s windows, 64 SDK connections)
  */
 import { Agent, request as httpRequest } from 'node:http';
 import { parseArgs } from 'node:util';
-import { canPin, cpuMs, pin, restCpus, SERVICE_CPU } from './lib/cores.js';
+import { cpuMs, pin, pinSelfApart, REST_CPUS, SERVICE_CPU, sessionPinner } from './lib/cores.js';
 import { flagName, loadDataset, projectOf } from './lib/dataset.js';
-import { createPostgresDatabase } from './lib/db.js';
+import { createPostgresDatabase, type Sql } from './lib/db.js';
 import { measureApart, median, percentile } from './lib/measure.js';
 import { ADMIN_TOKEN, startService, stopAll, stopChild } from './lib/service.js';
 
@@ -25,9 +25,9 @@ const { values } = parseArgs({
   options: {
     flags: { type: 'string', default: '10000' },
     writes: { type: 'string', default: '100' },
-    seconds: { type: 'string', default: '10' },
-    connections: { type: 'string', default: '8' },
-    rounds: { type: 'string', default: '3' },
+    seconds: { type: 'string', default: '5' },
+    connections: { type: 'string', default: '64' },
+    rounds: { type: 'string', default: '6' },
     cores: { type: 'string', default: 'apart' },
   },
 });
@@ -38,12 +38,13 @@ const connections = Number(values.connections);
 const rounds = Number(values.rounds);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 if (values.cores !== 'apart' && values.cores !== 'shared') throw new Error('--cores: apart or shared');
-const apart = values.cores === 'apart' && canPin();
-if (values.cores === 'apart' && !apart)
-  console.log('cannot pin processes to cores here (taskset, 2+ cores): cores shared');
 // This process and what it starts (the load generator's children, the service until it is moved)
 // run on the cores other than the service's.
-if (apart) pin(process.pid, restCpus());
+const apart = values.cores === 'apart' && pinSelfApart();
+if (values.cores === 'apart' && !apart)
+  console.log('cannot pin processes to cores here (taskset, 2+ cores): cores shared');
+let pinning: NodeJS.Timeout | undefined;
+let sessions: Sql | undefined;
 
 const db = await createPostgresDatabase('flagship_bench_scale');
 try {
@@ -58,30 +59,15 @@ try {
   );
   await sql.close();
   const service = await startService(db.target);
-  // The database's sessions (the service's pool, its listening session, this bench's) join the
-  // load generator's cores, checked every second (the pool opens sessions as it needs them).
-  const sessions = await db.connect();
-  const pinned = new Set<number>();
-  let unpinnable = 0;
-  const pinSessions = async () => {
-    const rows = await sessions.query<{ pid: number }>(
-      'SELECT pid FROM pg_stat_activity WHERE datname = current_database()',
-    );
-    for (const { pid } of rows) {
-      if (pinned.has(pid)) continue;
-      pinned.add(pid);
-      try {
-        pin(pid, restCpus());
-      } catch {
-        unpinnable += 1; // another user's process without the right to move it
-      }
-    }
-  };
-  let pinning: NodeJS.Timeout | undefined;
+  // The database's sessions join the load generator's cores, checked every second (the service's
+  // pool opens sessions as it needs them, and its listening session comes and goes).
+  let moved: Awaited<ReturnType<typeof sessionPinner>>['state'] | undefined;
   if (apart) {
     pin(service.pid, String(SERVICE_CPU));
-    await pinSessions();
-    pinning = setInterval(() => pinSessions().catch(() => {}), 1000);
+    sessions = await db.connect();
+    const pinner = await sessionPinner(sessions);
+    moved = pinner.state;
+    pinning = setInterval(() => pinner.check().catch(() => {}), 1000);
   }
   const base = `http://127.0.0.1:${service.port}`;
   const admin = { authorization: ADMIN_TOKEN, 'content-type': 'application/json' };
@@ -149,8 +135,18 @@ try {
   const propagation: number[] = [];
   let writes = 0;
   let failedWrites = 0;
-  const follow = async (name: string, enabled: boolean, answered: number) => {
+  // Per flag, the last write sent to it: a follower whose flag was written again since its own
+  // write stops (what the SDK shows is then the later write's to decide; waiting on would time
+  // the next write that happens to set the followed value, seen once as a 36 s "propagation").
+  let sent = 0;
+  const lastWrite = new Map<string, number>();
+  let overtaken = 0;
+  const follow = async (name: string, enabled: boolean, answered: number, seq: number) => {
     while (!stop || performance.now() - answered < 5000) {
+      if (lastWrite.get(name) !== seq) {
+        overtaken += 1;
+        return;
+      }
       const res = await call('GET', `/api/client/features/${name}`, undefined, {
         authorization: development,
       });
@@ -177,11 +173,13 @@ try {
       return;
     }
     const enabled = Math.random() < 0.5;
+    const seq = ++sent;
+    lastWrite.set(name, seq);
     const res = await call('POST', `${flagPath}/environments/development/${enabled ? 'on' : 'off'}`);
     inFlight -= 1;
     writes += 1;
     if (res.status !== 200) failedWrites += 1;
-    else if (writes % 10 === 0) followers.push(follow(name, enabled, performance.now()));
+    else if (writes % 10 === 0) followers.push(follow(name, enabled, performance.now(), seq));
   };
   let writingSeconds = 0;
   const writer = (async () => {
@@ -204,14 +202,11 @@ try {
 
   const windows = { quiet: [] as number[], control: [] as number[], writes: [] as number[] };
   // The service's CPU time over each kind of window (the load generator's start and warm-up
-  // included), as a share of the window's wall time, and how busy its core was during the timed
-  // run (the kernel's network work for its sockets included): near all of it in every kind, the
-  // SDK figures measure the service, not the load generator.
-  const busy = {
-    quiet: { cpu: 0, wall: 0, core: { busy: 0, total: 0 }, rest: { busy: 0, total: 0 } },
-    control: { cpu: 0, wall: 0, core: { busy: 0, total: 0 }, rest: { busy: 0, total: 0 } },
-    writes: { cpu: 0, wall: 0, core: { busy: 0, total: 0 }, rest: { busy: 0, total: 0 } },
-  };
+  // included), as a share of the window's wall time, and how busy its core and the others were
+  // during the timed runs: the service's core near saturation and the others with room say the
+  // SDK figure is bound by the service, not by the load generator.
+  const usage = () => ({ cpu: 0, wall: 0, core: { busy: 0, total: 0 }, rest: { busy: 0, total: 0 } });
+  const busy = { quiet: usage(), control: usage(), writes: usage() };
   let otherDuringWrites = 0;
   const window = async (kind: keyof typeof windows) => {
     sending = kind === 'quiet' ? undefined : kind;
@@ -220,8 +215,8 @@ try {
     const figures = await sdkLoad();
     busy[kind].cpu += cpuMs(service.pid) - cpu;
     busy[kind].wall += performance.now() - wall;
-    for (const [i, ticks] of (figures.cores ?? []).entries()) {
-      const sum = busy[kind][i === SERVICE_CPU ? 'core' : 'rest'];
+    for (const ticks of figures.cores ?? []) {
+      const sum = busy[kind][ticks.cpu === SERVICE_CPU ? 'core' : 'rest'];
       sum.busy += ticks.busy;
       sum.total += ticks.total;
     }
@@ -242,8 +237,6 @@ try {
   const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
   const [quiet, control, loaded] = [mean(windows.quiet), mean(windows.control), mean(windows.writes)];
   stop = true;
-  clearInterval(pinning);
-  await sessions.close();
   await writer;
   await Promise.all(followers);
   await stopChild(service);
@@ -251,12 +244,12 @@ try {
   const achieved = writes / writingSeconds;
   const perWindow = (xs: number[]) => xs.map((x) => x.toFixed(0)).join(' / ');
   console.log(
-    `\n${flags} flags on PostgreSQL, ${writesPerSecond} writes/s requested (${achieved.toFixed(0)}/s achieved, ${failedWrites} failed writes or reads), ${connections} SDK connections, ${rounds} rounds of ${seconds} s windows, ${apart ? `the service on core ${SERVICE_CPU}, the rest on ${restCpus()}${unpinnable ? ` (${unpinnable} database sessions could not be moved)` : ''}` : 'cores shared'}\n`,
+    `\n${flags} flags on PostgreSQL, ${writesPerSecond} writes/s requested (${achieved.toFixed(0)}/s achieved, ${failedWrites} failed writes or reads), ${connections} SDK connections, ${rounds} rounds of ${seconds} s windows, ${apart ? `the service on core ${SERVICE_CPU}, the rest on ${REST_CPUS} (database sessions moved: ${moved?.local ? `${moved.pinned}, not moved: ${moved.failed}` : 'none, the server is not this machine'})` : 'cores shared'}\n`,
   );
   console.log('| figure | value |');
   console.log('| --- | --- |');
   console.log(
-    `| change -> development SDK, p50 / p99 (${propagation.length} followed) | ${percentile(propagation, 50).toFixed(0)} ms / ${percentile(propagation, 99).toFixed(0)} ms |`,
+    `| change -> development SDK, p50 / p99 (${propagation.length} followed, ${overtaken} overtaken by a later write to the flag) | ${percentile(propagation, 50).toFixed(0)} ms / ${percentile(propagation, 99).toFixed(0)} ms |`,
   );
   console.log(
     `| change -> development SDK, p90 / p95 / max | ${[90, 95, 100].map((p) => percentile(propagation, p).toFixed(0)).join(' / ')} ms |`,
@@ -291,18 +284,22 @@ try {
   console.log(`| production SDK answers other than 304 during writes | ${otherDuringWrites} |`);
   const kindsInOrder = ['quiet', 'writes', 'control'] as const;
   const share = (part: number, whole: number) => `${((100 * part) / whole).toFixed(0)} %`;
+  const perKind = (value: (k: (typeof kindsInOrder)[number]) => string) =>
+    kindsInOrder.map(value).join(' / ');
   console.log(
-    `| service process CPU, of one core, over the windows with the load's start (quiet / writes / control) | ${kindsInOrder.map((k) => share(busy[k].cpu, busy[k].wall)).join(' / ')} |`,
+    `| service process CPU, of one core (quiet / writes / control; windows with the load's start) | ${perKind((k) => share(busy[k].cpu, busy[k].wall))} |`,
   );
   if (apart)
     for (const [label, part] of [
-      [`core ${SERVICE_CPU} (the service's)`, 'core'],
+      [`core ${SERVICE_CPU}, the service's`, 'core'],
       ['the other cores', 'rest'],
     ] as const)
       console.log(
-        `| ${label} busy during the timed runs, the kernel's work included (quiet / writes / control) | ${kindsInOrder.map((k) => share(busy[k][part].busy, busy[k][part].total)).join(' / ')} |`,
+        `| ${label}: busy during the timed runs (quiet / writes / control) | ${perKind((k) => share(busy[k][part].busy, busy[k][part].total))} |`,
       );
 } finally {
+  clearInterval(pinning);
+  await sessions?.close().catch(() => {});
   await stopAll();
   await db.dispose();
 }

@@ -10,10 +10,10 @@ const options = JSON.parse(process.argv[2] ?? '{}') as LoadOptions;
 const warm = await measure({ ...options, durationS: 2 }, 0);
 const before = coreTicks();
 const figures = await measure(options, 0);
-const cores = coreTicks().map((after, i) => ({
-  busy: after.busy - (before[i]?.busy ?? 0),
-  total: after.total - (before[i]?.total ?? 0),
-}));
+const cores = coreTicks().map((after) => {
+  const start = before.find((b) => b.cpu === after.cpu);
+  return { cpu: after.cpu, busy: after.busy - (start?.busy ?? 0), total: after.total - (start?.total ?? 0) };
+});
 process.stdout.write(
   JSON.stringify({ ...figures, warmupRequests: warm.requests, samples: undefined, cores }),
 );

@@ -18,7 +18,7 @@ export interface LoadFigures {
   /** Responses of the timed run per HTTP status. */
   statuses?: Record<number, number>;
   /** measureApart on Linux: each core's clock ticks over the timed run, busy and in all. */
-  cores?: { busy: number; total: number }[];
+  cores?: { cpu: number; busy: number; total: number }[];
 }
 
 export interface LoadOptions {
