@@ -6,8 +6,8 @@ import { apiTokenRoutes, edgeValidateRoutes, tokenResolver } from './features/ac
 import { addonRoutes } from './features/addons/index.js';
 import { applicationRoutes } from './features/applications/index.js';
 import {
+  answerNotModifiedEarly,
   clientApiRoutes,
-  clientNotModified,
   databaseReporting,
   type SdkPorts,
   startRetentionJob,
@@ -49,12 +49,11 @@ import {
 } from './features/users/index.js';
 import { variantRoutes } from './features/variants/index.js';
 import { registerAuth } from './platform/http/auth.js';
-import { answerBeforeFastify } from './platform/http/early-answers.js';
 import { rateLimitError } from './platform/http/errors.js';
 import { registerHealth } from './platform/http/health.js';
 import { registerMetrics } from './platform/http/metrics.js';
 import { registerDocs, registerOpenApi } from './platform/http/openapi.js';
-import { answerHeaders, createServer, quietRequestLog } from './platform/http/server.js';
+import { createServer } from './platform/http/server.js';
 import { registerUi } from './platform/http/ui.js';
 import { ReadCache } from './platform/read-cache.js';
 
@@ -157,19 +156,8 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   };
   await app.register(corsSettingRoutes(deps, origins));
   await app.register(clientApiRoutes(sdk));
-  // SDK polls that find nothing new, answered before routing (ADR 0018); not when the log level
-  // asks for a line per SDK request, which only Fastify writes.
-  if (quietRequestLog(deps.config.LOG_LEVEL)({ url: '/api/client/features' })) {
-    answerBeforeFastify(
-      app,
-      clientNotModified({
-        configuration,
-        known,
-        headers: answerHeaders(deps.config),
-        record: recordAnswer,
-      }),
-    );
-  }
+  // SDK polls that find nothing new, answered before routing (ADR 0018).
+  answerNotModifiedEarly(app, deps.config, { configuration, known, record: recordAnswer });
   await app.register(clientDeltaRoutes(sdk));
   await app.register(frontendApiRoutes(sdk));
   await app.register(ofrepRoutes(sdk));

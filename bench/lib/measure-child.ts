@@ -4,10 +4,10 @@
  * over the timed run.
  */
 import { coreTicks } from './cores.js';
-import { type LoadOptions, measure } from './measure.js';
+import { type LoadOptions, measure, WARMUP_S } from './measure.js';
 
 const options = JSON.parse(process.argv[2] ?? '{}') as LoadOptions;
-const warm = await measure({ ...options, durationS: 2 }, 0);
+const warm = await measure({ ...options, durationS: WARMUP_S }, 0);
 const before = coreTicks();
 const figures = await measure(options, 0);
 const cores = coreTicks().map((after) => {

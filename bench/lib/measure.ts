@@ -33,8 +33,11 @@ export interface LoadOptions {
   durationS: number;
 }
 
-/** Runs autocannon against one endpoint; a short untimed warm-up first (JIT, pool, caches). */
-export async function measure(options: LoadOptions, warmupS = 2): Promise<LoadFigures> {
+/** Seconds of the untimed warm-up before each timed run (JIT, pool, caches). */
+export const WARMUP_S = 2;
+
+/** Runs autocannon against one endpoint; a short untimed warm-up first (WARMUP_S). */
+export async function measure(options: LoadOptions, warmupS = WARMUP_S): Promise<LoadFigures> {
   const warm = warmupS > 0 ? await run({ ...options, durationS: warmupS }) : undefined;
   return { ...(await run(options)), warmupRequests: warm?.requests ?? 0 };
 }

@@ -1,15 +1,14 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { Config } from '../config.js';
-import { clientApiRoutes, clientNotModified, type SdkPorts } from '../features/client-api/index.js';
+import { answerNotModifiedEarly, clientApiRoutes, type SdkPorts } from '../features/client-api/index.js';
 import { clientDeltaRoutes } from '../features/client-delta/index.js';
 import { frontendApiRoutes } from '../features/frontend-api/index.js';
 import { ofrepRoutes } from '../features/ofrep/index.js';
 import { registerAuth } from '../platform/http/auth.js';
 import { parseOrigins } from '../platform/http/cors.js';
-import { answerBeforeFastify } from '../platform/http/early-answers.js';
 import { errorBody } from '../platform/http/errors.js';
-import { answerHeaders, createServer, quietRequestLog } from '../platform/http/server.js';
+import { createServer } from '../platform/http/server.js';
 import type { UpstreamConfiguration } from './edge.configuration.js';
 import type { UpstreamReporting } from './edge.reporting.js';
 import type { EdgeTokens } from './edge.tokens.js';
@@ -105,17 +104,11 @@ export async function buildEdgeApp({ config, configuration, tokens, reporting }:
   await app.register(clientApiRoutes(ports));
   // The SDK poll that finds nothing new, answered before routing as the service does (ADR 0018),
   // for tokens the replica checked lately; it counts no metrics (a replica serves none).
-  if (quietRequestLog(config.LOG_LEVEL)({ url: '/api/client/features' })) {
-    answerBeforeFastify(
-      app,
-      clientNotModified({
-        configuration,
-        known: (secret) => tokens.known(secret),
-        headers: answerHeaders(config),
-        record: () => {},
-      }),
-    );
-  }
+  answerNotModifiedEarly(app, config, {
+    configuration,
+    known: (secret) => tokens.known(secret),
+    record: () => {},
+  });
   await app.register(clientDeltaRoutes(ports));
   await app.register(frontendApiRoutes(ports));
   await app.register(ofrepRoutes(ports));

@@ -2,7 +2,7 @@ export { deleteApplication, lockApplication, upsertApplication } from './applica
 export { acceptsGzip, clientFlag, matchesEtag } from './client-api.payload.js';
 export { clientApiRoutes } from './client-api.routes.js';
 export { clientFeatures, databaseReporting, recordMetrics, registerClient } from './client-api.service.js';
-export { clientNotModified, type NotModifiedPorts } from './not-modified.js';
+export { answerNotModifiedEarly } from './not-modified.js';
 export { deleteExpiredClientReports, startRetentionJob } from './retention.service.js';
 export {
   projectsKey,

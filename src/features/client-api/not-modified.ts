@@ -1,6 +1,9 @@
+import type { FastifyInstance } from 'fastify';
+import type { Config } from '../../config.js';
 import { headerSecret, type Principal } from '../../platform/http/auth.js';
-import type { EarlyAnswer } from '../../platform/http/early-answers.js';
+import { answerBeforeFastify, type EarlyAnswer } from '../../platform/http/early-answers.js';
 import type { RecordAnswer } from '../../platform/http/metrics.js';
+import { answerHeaders, quietRequestLog } from '../../platform/http/server.js';
 import type { ConfigurationSource } from '../snapshot/index.js';
 import { acceptsGzip, matchesEtag, validatorHeaders } from './client-api.payload.js';
 import { currentClientFeatures } from './client-api.service.js';
@@ -59,4 +62,18 @@ export function clientNotModified(ports: NotModifiedPorts): EarlyAnswer {
     ports.record('GET', PATH, 304, (performance.now() - started) / 1000);
     return true;
   };
+}
+
+/**
+ * Puts `clientNotModified` in front of the app's Fastify (the service's and an edge replica's),
+ * with the headers every answer carries; not when the log level asks for a line per SDK request,
+ * which only Fastify writes.
+ */
+export function answerNotModifiedEarly(
+  app: FastifyInstance,
+  config: Config,
+  ports: Omit<NotModifiedPorts, 'headers'>,
+): void {
+  if (!quietRequestLog(config.LOG_LEVEL)({ url: PATH })) return;
+  answerBeforeFastify(app, clientNotModified({ ...ports, headers: answerHeaders(config) }));
 }

@@ -162,6 +162,8 @@ export class ConfigurationCache implements ConfigurationSource {
   private stopped = false;
   /** The closing of the listening session on the last move to polling. */
   private closing: Promise<void> | undefined;
+  /** The opening of a listening session on the last move back to listening (see `listenAgain`). */
+  private reopening: Promise<void> | undefined;
   /** How each new revision was read: all of it, or only the flags that changed (diagnostics, tests). */
   readonly reads = { full: 0, incremental: 0 };
   /** Called with each configuration read (client-delta keeps its change ring from them). */
@@ -192,8 +194,10 @@ export class ConfigurationCache implements ConfigurationSource {
     if (this.followTimer) clearTimeout(this.followTimer);
     await this.unlisten?.().catch(() => {});
     this.unlisten = undefined;
-    // A session closed on a move to polling: closed before the database is.
+    // A session closed on a move to polling, or one being opened on the move back: closed before
+    // the database is.
     await this.closing;
+    await this.reopening;
   }
 
   /** How the instance learns of new revisions now (diagnostics, tests). */
@@ -251,8 +255,10 @@ export class ConfigurationCache implements ConfigurationSource {
    * away) keeps the instance polling; the next calm period tries again.
    */
   private listenAgain() {
-    this.listen().then(
-      () => this.poll(),
+    this.reopening = this.listen().then(
+      () => {
+        if (!this.stopped) this.poll();
+      },
       () => {
         this.pacing.since = performance.now();
         this.every(FOLLOW_GAP_MS, 'polling');
