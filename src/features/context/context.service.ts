@@ -57,9 +57,12 @@ function inScope<T extends { project: string | null }>(row: T | undefined, name:
   return row;
 }
 
-export async function listContextFields(deps: Deps, scope?: string) {
+/** Every field, or a project's own fields; `withRoot` adds the root fields to a project's. */
+export async function listContextFields(deps: Deps, scope?: string, withRoot = false) {
   const rows = await store.listContextFields(deps.database.db);
-  return rows.filter((r) => scope === undefined || r.project === scope).map(toApi);
+  return rows
+    .filter((r) => scope === undefined || r.project === scope || (withRoot && r.project == null))
+    .map(toApi);
 }
 
 export async function getContextField(deps: Deps, name: string, scope?: string) {

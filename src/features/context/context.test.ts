@@ -242,6 +242,17 @@ describe('project context fields', () => {
     await t.send('POST', '/api/admin/context', { name: global });
 
     expect((await t.send('GET', base)).json().map((f: { name: string }) => f.name)).toEqual([name]);
+    // Unleash's strategy form asks with include=root to offer the root fields for constraints too.
+    const withRoot = (await t.send('GET', `${base}?include=root`))
+      .json()
+      .map((f: { name: string }) => f.name);
+    expect(withRoot).toEqual(expect.arrayContaining([name, global, 'userId', 'environment']));
+    const other = (await t.send('GET', '/api/admin/context')).json() as { name: string; project?: string }[];
+    const foreign = other.filter((f) => f.project && f.project !== project).map((f) => f.name);
+    expect(withRoot.filter((n: string) => foreign.includes(n))).toEqual([]);
+    expect(
+      (await t.send('GET', `${base}?include=project`)).json().map((f: { name: string }) => f.name),
+    ).toEqual([name]);
     expect((await t.send('GET', `${base}/${name}`)).json()).toMatchObject({ name, project });
     expect((await t.send('GET', `${base}/${global}`)).statusCode).toBe(404);
     expect((await t.send('PUT', `${base}/${global}`, { description: 'x' })).statusCode).toBe(404);

@@ -35,12 +35,21 @@ export const projectContextRoutes = (deps: Deps) =>
           tags,
           operationId: 'getContextFieldsForProject',
           summary: "List a project's context fields",
-          description: 'The context fields that belong to the project.',
+          description:
+            'The context fields that belong to the project; with `include=root` the root fields too (as the strategy form of Unleash asks for them).',
           params: ProjectScopeParams,
-          response: { 200: ContextFieldListSchema, ...errorResponses(401, 403) },
+          querystring: Type.Object({
+            include: Type.Optional(
+              Type.String({
+                description: '`root` adds the root context fields; other values change nothing.',
+              }),
+            ),
+          }),
+          response: { 200: ContextFieldListSchema, ...errorResponses(400, 401, 403) },
         },
       },
-      async (request) => service.listContextFields(deps, request.params.projectId),
+      async (request) =>
+        service.listContextFields(deps, request.params.projectId, request.query.include === 'root'),
     );
 
     app.post(

@@ -119,9 +119,9 @@ export const dependencyRoutes = (deps: Deps) =>
           operationId: 'listParentVariantOptions',
           summary: 'List parent variant options.',
           description:
-            "The parent flag's variant names (strategy variants and environment variants), which a dependency on it may require.",
+            "The parent flag's variant names (strategy variants and environment variants), which a dependency on it may require; none for a flag the project does not have.",
           params: ParentParams,
-          response: { 200: ParentVariantsSchema, ...errorResponses(401, 403, 404) },
+          response: { 200: ParentVariantsSchema, ...errorResponses(401, 403) },
         },
       },
       async (request) => listParentVariants(deps, request.params.projectId, request.params.parent),

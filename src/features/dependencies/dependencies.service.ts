@@ -146,8 +146,8 @@ export async function copyDependencies(
 export async function listParentVariants(deps: Deps, projectId: string, parent: string): Promise<string[]> {
   const db = deps.database.db;
   const flag = (await lockFlags(db, [parent], false)).get(parent);
-  if (!flag || flag.project !== projectId) {
-    throw notFound(`There's no feature named "${parent}" in project "${projectId}".`);
-  }
+  // Unleash answers 200 [] for a flag it does not know (its project page asks on every visit);
+  // a flag of another project has no variants to offer here either.
+  if (!flag || flag.project !== projectId) return [];
   return variantNamesOf(db, parent);
 }

@@ -204,8 +204,21 @@ describe('GET …/features/:parent/parent-variants', () => {
     const res = await t.send('GET', `/api/admin/projects/default/features/${parent}/parent-variants`);
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual(['blue', 'green', 'red']);
-    expect(
-      (await t.send('GET', `/api/admin/projects/other/features/${parent}/parent-variants`)).statusCode,
-    ).toBe(404);
+  });
+
+  it('answers 200 [] for an unknown flag and for a flag of another project, as Unleash does', async () => {
+    const parent = uniqueName('pv-other');
+    await t.send('POST', '/api/admin/projects/default/features', { name: parent });
+    await t.send('PUT', `/api/admin/projects/default/features/${parent}/environments/production/variants`, [
+      { name: 'blue', weight: 1000, weightType: 'variable', stickiness: 'default' },
+    ]);
+    for (const url of [
+      '/api/admin/projects/default/features/no-such-flag/parent-variants',
+      `/api/admin/projects/other/features/${parent}/parent-variants`,
+    ]) {
+      const res = await t.send('GET', url);
+      expect(res.statusCode, url).toBe(200);
+      expect(res.json(), url).toEqual([]);
+    }
   });
 });
