@@ -408,6 +408,49 @@ describe('GET /api/admin/projects/:projectId/flag-creators', () => {
   });
 });
 
+describe('GET /api/admin/flag-creators', () => {
+  it('lists the creators of active flags in every project, filtered by q', async () => {
+    const one = await createProject();
+    const two = await createProject();
+    const name = uniqueName('Creator Q');
+    const alice = await createUser(t, 'Admin', { name: `${name} alice` });
+    const bob = await createUser(t, 'Admin', { name: `${name} bob` });
+    const gone = await createUser(t, 'Admin', { name: `${name} archived` });
+    const create = async (user: { username: string }, project: string) => {
+      const flag = uniqueName('fc');
+      const res = await t.send(
+        'POST',
+        `/api/admin/projects/${project}/features`,
+        { name: flag },
+        asUser(await login(t, user.username)),
+      );
+      expect(res.statusCode).toBe(200);
+      return flag;
+    };
+    await create(alice, one);
+    await create(alice, two);
+    await create(bob, two);
+    const archived = await create(gone, one);
+    expect((await t.send('DELETE', `/api/admin/projects/${one}/features/${archived}`)).statusCode).toBe(202);
+
+    const all = await t.send('GET', `/api/admin/flag-creators?q=${encodeURIComponent(name)}`);
+    expect(all.statusCode).toBe(200);
+    expect(all.json()).toEqual({
+      flagCreators: [
+        { id: alice.id, name: `${name} alice` },
+        { id: bob.id, name: `${name} bob` },
+      ],
+      total: 2,
+    });
+    const some = (
+      await t.send('GET', `/api/admin/flag-creators?q=${encodeURIComponent(`${name} AL`)}`)
+    ).json();
+    expect(some).toEqual({ flagCreators: [{ id: alice.id, name: `${name} alice` }], total: 1 });
+    const wild = (await t.send('GET', '/api/admin/flag-creators?q=%25')).json();
+    expect(wild.flagCreators.filter((c: { name: string }) => c.name.startsWith(name))).toEqual([]);
+  });
+});
+
 describe('GET /api/admin/projects/:projectId/status', () => {
   it('shows activity per day, resources, health and the lifecycle per stage', async () => {
     const id = await createProject();

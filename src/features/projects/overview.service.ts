@@ -4,6 +4,7 @@ import { notFound } from '../../platform/http/errors.js';
 import type { Reads } from '../../platform/read-cache.js';
 import { favoriteFlags } from '../flags/index.js';
 import {
+  listAllFlagCreators,
   listFlagCreators,
   listFlagOverviews,
   listProjectRows,
@@ -253,6 +254,12 @@ export async function getCurrentOverview(deps: Deps, reads: Reads, projectId: st
     featureTypeCounts: extras.type_counts,
     stats: windowed,
   };
+}
+
+/** The creators of active flags across projects, as Unleash's flags overview pages them. */
+export async function getAllFlagCreators(deps: Deps, query = '') {
+  const flagCreators = await listAllFlagCreators(deps.database.db, query);
+  return { flagCreators, total: flagCreators.length };
 }
 
 export async function getFlagCreators(deps: Deps, projectId: string) {

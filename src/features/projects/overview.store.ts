@@ -215,6 +215,22 @@ export async function projectExtras(db: Kysely<DB>, projectId: string) {
   return result.rows[0];
 }
 
+/**
+ * Users who created an active flag in any project, by name; `query` keeps those whose name
+ * contains it (case-insensitive), as Unleash's flags overview filters them. Reads users read-only.
+ */
+export async function listAllFlagCreators(db: Kysely<DB>, query: string) {
+  const pattern = `%${query.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  const result = await sql<{ id: number; name: string }>`
+    SELECT id, name FROM (
+      SELECT u.id, coalesce(u.name, u.username, u.email, '') AS name FROM users u
+      WHERE EXISTS (SELECT 1 FROM features f WHERE f.created_by_user_id = u.id AND f.archived_at IS NULL)
+    ) creators
+    WHERE name ILIKE ${pattern}
+    ORDER BY name, id`.execute(db);
+  return result.rows;
+}
+
 /** Users who created the project's flags (archived ones too), by name. Reads users read-only. */
 export async function listFlagCreators(db: Kysely<DB>, projectId: string) {
   const result = await sql<{ id: number; name: string }>`

@@ -9,6 +9,7 @@ import { accessRoutes } from './access.routes.js';
 import { healthHistoryRoutes } from './health-history.routes.js';
 import { insightsRoutes } from './insights.routes.js';
 import {
+  getAllFlagCreators,
   getCurrentOverview,
   getFlagCreators,
   getHealthReportJson,
@@ -22,8 +23,10 @@ import {
   updateDefaultStrategy,
 } from './project-environments.service.js';
 import {
+  AllFlagCreatorsSchema,
   CreateProjectBody,
   DefaultStrategySchema,
+  FlagCreatorsQuery,
   FlagCreatorsSchema,
   HealthReportSchema,
   OverviewQuery,
@@ -173,6 +176,23 @@ export const projectRoutes = (deps: Deps, reads: ReadCache) =>
         },
       },
       async (request) => getProjectStatus(deps, reads.of(request), request.params.projectId),
+    );
+
+    app.get(
+      '/api/admin/flag-creators',
+      {
+        config: { permission: 'NONE' },
+        schema: {
+          tags,
+          operationId: 'getFlagCreators',
+          summary: 'Get the creators of flags',
+          description:
+            "The users who created active flags in any project, for the flags overview's Created by filter; `q` keeps the names that contain it.",
+          querystring: FlagCreatorsQuery,
+          response: { 200: AllFlagCreatorsSchema, ...errorResponses(400, 401, 403) },
+        },
+      },
+      async (request) => getAllFlagCreators(deps, request.query.q),
     );
 
     app.get(

@@ -410,6 +410,20 @@ export const FlagCreatorsSchema = Type.Array(
   { description: "The users who created the project's flags." },
 );
 
+export const AllFlagCreatorsSchema = Type.Object(
+  {
+    flagCreators: FlagCreatorsSchema,
+    total: Type.Integer({ description: 'How many creators matched.', examples: [2] }),
+  },
+  { description: 'The users who created active flags, in every project.' },
+);
+
+export const FlagCreatorsQuery = Type.Object({
+  q: Type.Optional(
+    Type.String({ maxLength: 200, description: 'Keeps the creators whose name contains this text.' }),
+  ),
+});
+
 const StageSummary = (stage: string) =>
   Type.Object(
     {
