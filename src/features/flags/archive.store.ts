@@ -22,3 +22,16 @@ export async function deleteArchivedFlag(db: Kysely<DB>, name: string): Promise<
     .executeTakeFirst();
   return row !== undefined;
 }
+
+/**
+ * Turns the flag off in every environment. A revived flag comes back off everywhere, as in
+ * Unleash, so archiving and reviving never silently turns a flag back on for users.
+ */
+export async function disableAllEnvironments(db: Kysely<DB>, name: string): Promise<void> {
+  await db
+    .updateTable('feature_environments')
+    .set({ enabled: false })
+    .where('feature_name', '=', name)
+    .where('enabled', '=', true)
+    .execute();
+}

@@ -43,6 +43,33 @@ describe('archive, revive and delete', () => {
     });
   });
 
+  it('a revived flag comes back off in every environment, whichever way it is revived (as Unleash)', async () => {
+    const revive = {
+      route: (name: string) => k.t.request({ method: 'POST', url: `/api/admin/archive/revive/${name}` }),
+      put: (name: string) => k.t.send('PUT', flagUrl(name), { archived: false }),
+      patch: (name: string) =>
+        k.t.send('PATCH', flagUrl(name), [{ op: 'replace', path: '/archived', value: false }]),
+    };
+    for (const [how, run] of Object.entries(revive)) {
+      const name = await newFlag();
+      for (const env of ['development', 'production']) {
+        const on = await send('POST', `${flagUrl(name)}/environments/${env}/on`);
+        expect(on.statusCode, how).toBe(200);
+      }
+      expect((await send('DELETE', flagUrl(name))).statusCode, how).toBe(202);
+      expect((await run(name)).statusCode, how).toBe(200);
+      const back = (await k.a.getFlag('default', name)).json();
+      expect(back.archived, how).toBe(false);
+      expect(
+        back.environments.map((e: { name: string; enabled: boolean }) => [e.name, e.enabled]),
+        how,
+      ).toEqual([
+        ['development', false],
+        ['production', false],
+      ]);
+    }
+  });
+
   it('archive: 404 for another project or unknown flag, 401 without token; nothing recorded', async () => {
     const name = await newFlag();
     const before = await k.a.count('events');

@@ -10,7 +10,7 @@ import { fullMatch } from '../../platform/regex.js';
 import { appendEvent, appendEvents } from '../events/index.js';
 import { maintenanceError, refuseInMaintenance } from '../maintenance/index.js';
 import { tagNewFlag } from '../tags/index.js';
-import { hasChildren } from './archive.store.js';
+import { disableAllEnvironments, hasChildren } from './archive.store.js';
 import { insertNewFlags } from './create-together.store.js';
 import { favoriteFlags } from './favorites.service.js';
 import type { CreateFlagInput, Flag, UpdateFlagInput } from './flags.schemas.js';
@@ -461,7 +461,8 @@ async function recordMetadataChange(tx: Db, before: FlagRow, after: FlagRow, by:
 /**
  * The archive side of a flag change whose row is already written: entering the archive adds the
  * `archived` lifecycle stage and records `feature-archived`; leaving it removes that stage (the
- * flag returns to the stage it had before) and records `feature-revived`. Anything else: nothing.
+ * flag returns to the stage it had before), turns the flag off in every environment (as Unleash
+ * does) and records `feature-revived`. Anything else: nothing.
  */
 export async function recordArchiveChange(tx: Db, before: FlagRow, after: FlagRow, by: Principal, now: Date) {
   const archiving = before.archivedAt === null && after.archivedAt !== null;
@@ -476,7 +477,10 @@ export async function recordArchiveChange(tx: Db, before: FlagRow, after: FlagRo
     );
   }
   if (archiving) await enterLifecycleStage(tx, after.name, 'archived', now);
-  else await leaveLifecycleStage(tx, after.name, 'archived');
+  else {
+    await leaveLifecycleStage(tx, after.name, 'archived');
+    await disableAllEnvironments(tx, after.name);
+  }
   await appendEvent(tx, {
     type: archiving ? 'feature-archived' : 'feature-revived',
     createdBy: by.name,

@@ -224,8 +224,9 @@ function sortKeys(r: SearchRequest, ctx: SearchContext): SortKey[] {
       // Never-seen flags last both ways (served by the two features_active_seen indexes).
       return [...keys, { expr: lastSeen, nullsLast: true }, ...tail];
     case 'environment': {
-      // asc: enabled, then disabled; desc: disabled, then enabled; flags without it last.
-      const [on, off] = r.descending ? [1, 0] : [0, 1];
+      // By `enabled` as Unleash orders it, false before true: asc disabled then enabled, desc
+      // enabled then disabled; flags without a row in that environment last both ways.
+      const [on, off] = r.descending ? [0, 1] : [1, 0];
       // `fs`: the flag's row in that environment, joined to the page query (sortJoin), so the
       // sort is one join instead of a lookup per flag.
       const group = sql`(CASE WHEN fs.enabled THEN ${sql.lit(on)} WHEN fs.enabled IS NOT NULL THEN ${sql.lit(off)} ELSE 2 END)`;
@@ -297,8 +298,8 @@ function textSources(r: SearchRequest, where: Sql, row: Sql, join: Sql): Sql {
 }
 
 /**
- * `sortBy=environment:<name>` without favorites first: the page as up to three groups (asc: enabled,
- * disabled, without a row in that environment; desc: disabled, enabled, without), each read in
+ * `sortBy=environment:<name>` without favorites first: the page as up to three groups (asc: disabled,
+ * enabled, without a row in that environment; desc: enabled, disabled, without), each read in
  * (created_at, name) order from the flags index with a primary-key probe per flag, stopping after
  * offset + limit rows, and a group is read only when the groups before it are short of that.
  * One sort of ≤ 3 × (offset + limit) rows, instead of joining and sorting every flag.
@@ -318,7 +319,8 @@ function environmentGroups(r: SearchRequest, where: Sql, environment: string): S
       SELECT * FROM (SELECT f.name, ${sql.lit(i)} AS k0, f.created_at AS k1, f.name AS k2 FROM features f
         WHERE ${where} AND ${has}
         ORDER BY f.created_at ${dir}, f.name ${dir} LIMIT ${n}) g WHERE ${needed})`;
-  const first = !r.descending;
+  // The first group: disabled flags ascending (false sorts before true), enabled ones descending.
+  const first = r.descending;
   return sql.join(
     [
       group(0, row(first), sql`true`),

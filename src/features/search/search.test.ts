@@ -212,13 +212,13 @@ describe('GET /api/admin/search/features: sorts', () => {
       ['charlie', 'alpha', 'bravo', 'foxtrot', 'delta'],
       ['alpha', 'charlie', 'delta', 'foxtrot', 'bravo'],
     ],
-    // Enabled first (asc), disabled first (desc).
+    // By enabled as Unleash orders it: disabled first (asc), enabled first (desc).
     [
       'environment:development',
-      ['alpha', 'charlie', 'bravo', 'foxtrot', 'delta'],
-      ['delta', 'foxtrot', 'bravo', 'charlie', 'alpha'],
+      ['bravo', 'foxtrot', 'delta', 'alpha', 'charlie'],
+      ['charlie', 'alpha', 'delta', 'foxtrot', 'bravo'],
     ],
-    ['environment:production', ['bravo', 'charlie', 'alpha', 'foxtrot', 'delta']],
+    ['environment:production', ['alpha', 'foxtrot', 'delta', 'bravo', 'charlie']],
   ];
   it.each(sorts)('sortBy=%s asc and desc', async (sortBy, asc, desc) => {
     expect(await names(`sortBy=${sortBy}`)).toEqual(asc);
@@ -232,21 +232,21 @@ describe('GET /api/admin/search/features: sorts', () => {
     expect(await names('sortBy=environment:nowhere&sortOrder=desc')).toEqual(
       [...ACTIVE_BY_CREATED].reverse(),
     );
-    expect(await names('query=team&sortBy=environment:production')).toEqual(['bravo', 'charlie', 'alpha']);
+    expect(await names('query=team&sortBy=environment:production')).toEqual(['alpha', 'bravo', 'charlie']);
     expect(await names('project=IS:default&sortBy=environment:production&sortOrder=desc')).toEqual([
+      'bravo',
       'foxtrot',
       'alpha',
-      'bravo',
     ]);
     const page = await search('sortBy=environment:production&limit=2&offset=2');
-    expect(page.features.map((f) => f.name)).toEqual(['alpha', 'foxtrot']);
+    expect(page.features.map((f) => f.name)).toEqual(['delta', 'bravo']);
     expect(page.total).toBe(5);
     expect(await names('favoritesFirst=true&sortBy=environment:production', asUser(userCookie))).toEqual([
-      'charlie',
       'delta',
-      'bravo',
+      'charlie',
       'alpha',
       'foxtrot',
+      'bravo',
     ]);
   });
 
