@@ -63,7 +63,7 @@ export const userRoutes = (deps: Deps) =>
         },
         async (request, reply) => {
           checkPassword(request.body.password);
-          return reply.code(200).send(null);
+          return reply.code(200).send();
         },
       );
     }
