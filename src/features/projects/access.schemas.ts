@@ -49,30 +49,28 @@ export const ProjectAccessSchema = Type.Object(
   { description: 'Who has which role in the project.' },
 );
 
+/** An id as Unleash's web UI sends it (a plain integer) or as an object `{id}`. */
+const IdRef = (what: string) => {
+  const id = Type.Integer({ minimum: 1, maximum: 2_147_483_647, description: `${what} id.` });
+  return Type.Union([id, Type.Object({ id })], { description: `A ${what.toLowerCase()} id, or {id}.` });
+};
+
 export const AccessBody = Type.Object(
   {
     roles: RoleIds,
     users: Type.Optional(
-      Type.Array(
-        Type.Object({ id: Type.Integer({ minimum: 1, maximum: 2_147_483_647, description: 'User id.' }) }),
-        {
-          maxItems: 1000,
-          description: 'Users to give every listed role.',
-        },
-      ),
+      Type.Array(IdRef('User'), { maxItems: 1000, description: 'Users to give every listed role.' }),
     ),
     groups: Type.Optional(
-      Type.Array(
-        Type.Object({ id: Type.Integer({ minimum: 1, maximum: 2_147_483_647, description: 'Group id.' }) }),
-        {
-          maxItems: 1000,
-          description: 'Groups to give every listed role.',
-        },
-      ),
+      Type.Array(IdRef('Group'), { maxItems: 1000, description: 'Groups to give every listed role.' }),
     ),
   },
   { additionalProperties: false, description: 'Roles to give users and groups in the project.' },
 );
+
+/** The id of an IdRef, whichever form was sent. */
+export const idOf = (ref: number | { id: number }) => (typeof ref === 'number' ? ref : ref.id);
+
 export type AccessInput = Static<typeof AccessBody>;
 
 export const RolesBody = Type.Object(

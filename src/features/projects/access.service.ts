@@ -5,7 +5,7 @@ import { invalidField, notFound } from '../../platform/http/errors.js';
 import { appendEvent } from '../events/index.js';
 import { viewGroups } from '../groups/index.js';
 import { findUsers, listRoles, toUser } from '../users/index.js';
-import type { AccessInput } from './access.schemas.js';
+import { type AccessInput, idOf } from './access.schemas.js';
 import {
   addRoles,
   groupRoles,
@@ -110,8 +110,8 @@ export async function grantAccess(
   by: Principal,
 ): Promise<void> {
   const roles = unique(input.roles);
-  const users = unique((input.users ?? []).map((u) => u.id));
-  const groups = unique((input.groups ?? []).map((g) => g.id));
+  const users = unique((input.users ?? []).map(idOf));
+  const groups = unique((input.groups ?? []).map(idOf));
   await transaction(deps.database.db, async (tx) => {
     await activeProject(tx, projectId, true);
     await checkRoles(tx, roles);

@@ -77,6 +77,24 @@ describe('project access', () => {
     });
   });
 
+  it("takes user and group ids as plain integers, as Unleash's web UI sends them", async () => {
+    const p = uniqueName('acc-ids');
+    expect((await t.send('POST', '/api/admin/projects', { id: p, name: p })).statusCode).toBe(201);
+    const user = await createUser(t);
+    const group = (await t.send('POST', '/api/admin/groups', { name: uniqueName('ids') })).json();
+    const grant = await t.send('POST', `/api/admin/projects/${p}/access`, {
+      roles: [5],
+      users: [user.id],
+      groups: [group.id],
+    });
+    expect(grant.statusCode).toBe(200);
+    const after = await access(p);
+    expect(after.users).toEqual([expect.objectContaining({ id: user.id, roles: [5] })]);
+    expect(after.groups).toEqual([expect.objectContaining({ id: group.id, roles: [5] })]);
+    const bad = await t.send('POST', `/api/admin/projects/${p}/access`, { roles: [5], users: ['7'] });
+    expect(bad.statusCode).toBe(400);
+  });
+
   it('an Owner manages access to their project only; a Member cannot', async () => {
     const owner = await createUser(t);
     const member = await createUser(t);

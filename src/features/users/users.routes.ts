@@ -1,3 +1,4 @@
+import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import type { Deps } from '../../deps.js';
 import { actor } from '../../platform/http/auth.js';
@@ -63,7 +64,8 @@ export const userRoutes = (deps: Deps) =>
         },
         async (request, reply) => {
           checkPassword(request.body.password);
-          return reply.code(200).send();
+          // No body at all (the spec's 200), not the JSON text `null` the schema's type implies.
+          return (reply as FastifyReply).code(200).send();
         },
       );
     }
