@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import type { Deps } from '../../deps.js';
 import { actor } from '../../platform/http/auth.js';
-import { routes } from '../../platform/http/routes.js';
+import { noStore, routes } from '../../platform/http/routes.js';
 import { errorResponses, NoBody } from '../../platform/http/schemas.js';
 import { resetRoutes } from './reset.routes.js';
 import { resetEmailRoutes } from './reset-email.routes.js';
@@ -190,7 +190,8 @@ export const userRoutes = (deps: Deps) =>
       },
       async (request, reply) => {
         const user = await createUser(deps, request.body, actor(request));
-        return reply
+        // The answer may hold the new user's one-time link (`inviteLink`).
+        return noStore(reply)
           .code(201)
           .header('Location', `${user.id}`)
           .send({ ...user, emailSent: false });
