@@ -15,7 +15,7 @@ import { killAll, pgliteStore, postgresStore, type Service, type Store, startSer
  * route points at pg_dump, and the documented pg_dump / pg_restore round trip is checked.
  */
 const onPostgres = process.env.TEST_ENGINE === 'postgres';
-const TOKEN = '*:*.backup-test-secret-0123456789';
+const TOKEN = '*:*.backup-test-secret-0123456789abcdef';
 const ENV = 'development';
 const FLAGS = '/api/admin/projects/default/features';
 const SLOW = 180_000;

@@ -19,7 +19,7 @@ const SEED = Number(process.env.CRASH_SEED ?? 17);
 const CLIENTS = 4;
 /** Writes each round acknowledges before its kill (the final check asks for more than 10 a round). */
 const MIN_ACKED_PER_ROUND = 12;
-const TOKEN = '*:*.crash-test-secret-0123456789';
+const TOKEN = '*:*.crash-test-secret-0123456789abcdef';
 const ENV = 'development';
 const FLAGS = '/api/admin/projects/default/features';
 

@@ -125,12 +125,14 @@ describe(`service process (${onPostgres ? 'PostgreSQL' : 'PGlite'})`, () => {
     'INIT_ADMIN_API_TOKENS creates a working token and no token is generated',
     async () => {
       const store = await newStore();
-      const token = '*:*.some-secret-123456';
+      const token = '*:*.some-secret-0123456789abcdef-123456';
       const s = await startService({ ...store.env, INIT_ADMIN_API_TOKENS: token });
       expect(printedTokens(s.stdout())).toEqual([]);
       expect(s.stdout()).not.toContain('*:*.');
       expect((await s.request('/api/admin/events', token)).status).toBe(200);
-      expect((await s.request('/api/admin/events', '*:*.some-secret-654321')).status).toBe(401);
+      expect((await s.request('/api/admin/events', '*:*.some-secret-0123456789abcdef-654321')).status).toBe(
+        401,
+      );
       expect(await s.stop()).toBe(0);
     },
     SLOW,
@@ -143,6 +145,12 @@ describe(`service process (${onPostgres ? 'PostgreSQL' : 'PGlite'})`, () => {
       await expect(startService({ ...store.env, INIT_ADMIN_API_TOKENS: 'not-a-token' })).rejects.toThrow(
         /Failed to start: INIT_ADMIN_API_TOKENS/,
       );
+      // An 8-character secret (accepted before): refused, and the output never shows it.
+      const failure = await startService({ ...store.env, INIT_ADMIN_API_TOKENS: '*:*.abcdefgh' }).catch(
+        (error: Error) => error.message,
+      );
+      expect(failure).toMatch(/Failed to start: INIT_ADMIN_API_TOKENS: the secret of token 1 of 1 has 8/);
+      expect(failure).not.toContain('abcdefgh');
     },
     SLOW,
   );
@@ -153,7 +161,7 @@ describe.runIf(onPostgres)('two instances starting together on one empty Postgre
     'both migrate under the lock, become ready and share the data',
     async () => {
       const store = await newStore(() => postgresStore(process.env.TEST_DATABASE_URL!));
-      const token = '*:*.shared-secret-0123456789';
+      const token = '*:*.shared-secret-0123456789abcdef01';
       const env = { ...store.env, INIT_ADMIN_API_TOKENS: token };
       const [a, b] = await Promise.all([startService(env), startService(env)]);
 

@@ -292,20 +292,38 @@ function adminRoutes(tree: string): string[] {
 
 describe('API tokens', () => {
   it('INIT_ADMIN_API_TOKENS accepts "*:*.<secret>" lists and rejects anything else', () => {
+    const long = 'a'.repeat(32);
+    const other = 'other-secret-0123456789abcdef-01';
     expect(parseInitTokens(undefined)).toEqual([]);
-    expect(parseInitTokens(' *:*.abcdefgh , *:*.other-secret-1 ')).toEqual([
-      '*:*.abcdefgh',
-      '*:*.other-secret-1',
-    ]);
+    expect(parseInitTokens(` *:*.${long} , *:*.${other} `)).toEqual([`*:*.${long}`, `*:*.${other}`]);
     for (const bad of [
-      'abcdefgh',
+      long,
       '*:*.short',
-      'default:development.abcdefgh',
-      '*:*.has space1',
-      '*:*.ok-secret-1,nope',
+      `default:development.${long}`,
+      `*:*.has space${long}`,
+      `*:*.${long},nope`,
     ]) {
       expect(() => parseInitTokens(bad), bad).toThrow(/INIT_ADMIN_API_TOKENS/);
     }
+  });
+
+  it('INIT_ADMIN_API_TOKENS refuses a secret under 32 characters, without printing it', () => {
+    const short = '*:*.abcdefgh'; // 8 characters: accepted before
+    expect(() => parseInitTokens(short)).toThrow(
+      'INIT_ADMIN_API_TOKENS: the secret of token 1 of 1 has 8 characters; at least 32 are required',
+    );
+    const almost = `*:*.${'x'.repeat(31)}`;
+    expect(() => parseInitTokens(`*:*.${'y'.repeat(40)},${almost}`)).toThrow(
+      /token 2 of 2 has 31 characters/,
+    );
+    let message = '';
+    try {
+      parseInitTokens(almost);
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).not.toContain('x'.repeat(8));
+    expect(parseInitTokens(`*:*.${'z'.repeat(32)}`)).toEqual([`*:*.${'z'.repeat(32)}`]);
   });
 
   it('generates one admin token on an empty database, stores only its hash, and none once one exists', async () => {

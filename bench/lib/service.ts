@@ -4,7 +4,7 @@ import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-export const ADMIN_TOKEN = '*:*.bench-admin-token-0123456789';
+export const ADMIN_TOKEN = '*:*.bench-admin-token-0123456789abcdef';
 
 /** A child process started by the runner; every one is registered so cleanup can stop it. */
 export interface Child {

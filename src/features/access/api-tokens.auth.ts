@@ -8,7 +8,12 @@ export function hashSecret(secret: string): string {
   return createHash('sha256').update(secret, 'utf8').digest('hex');
 }
 
-const ADMIN_TOKEN = /^\*:\*\.[A-Za-z0-9_.~-]{8,}$/;
+/**
+ * An INIT_ADMIN_API_TOKENS secret (after `*:*.`) has at least this many characters: a token given
+ * by hand must be as hard to guess as a generated one (56 hex characters), not a short password.
+ */
+export const INIT_TOKEN_MIN_SECRET = 32;
+const ADMIN_TOKEN = /^\*:\*\.[A-Za-z0-9_.~-]+$/;
 
 export function displayPrefix(secret: string): string {
   const dot = secret.indexOf('.');
@@ -110,13 +115,21 @@ export function parseInitTokens(value: string | undefined): string[] {
     .split(',')
     .map((t) => t.trim())
     .filter(Boolean);
-  for (const token of tokens) {
+  // The messages name the token by its place in the list, never by its secret (start-up output is logged).
+  tokens.forEach((token, index) => {
+    const which = `token ${index + 1} of ${tokens.length}`;
     if (!ADMIN_TOKEN.test(token)) {
       throw new Error(
-        'INIT_ADMIN_API_TOKENS: each token must look like "*:*.<secret>" with at least 8 secret characters',
+        `INIT_ADMIN_API_TOKENS: ${which} does not look like "*:*.<secret>" (letters, digits and _.~- only)`,
       );
     }
-  }
+    const secretLength = token.length - '*:*.'.length;
+    if (secretLength < INIT_TOKEN_MIN_SECRET) {
+      throw new Error(
+        `INIT_ADMIN_API_TOKENS: the secret of ${which} has ${secretLength} characters; at least ${INIT_TOKEN_MIN_SECRET} are required`,
+      );
+    }
+  });
   return tokens;
 }
 

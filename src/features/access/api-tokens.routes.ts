@@ -2,7 +2,7 @@ import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import type { Deps } from '../../deps.js';
 import { actor } from '../../platform/http/auth.js';
-import { routes } from '../../platform/http/routes.js';
+import { noStore, routes } from '../../platform/http/routes.js';
 import { errorResponses } from '../../platform/http/schemas.js';
 import { perCallerRateLimit } from '../../platform/http/security-headers.js';
 import {
@@ -72,7 +72,9 @@ export const apiTokenRoutes = (deps: Deps) =>
         },
       },
       async (request, reply) =>
-        reply.code(201).send(await createApiToken(deps, request.body, actor(request))),
+        noStore(reply)
+          .code(201)
+          .send(await createApiToken(deps, request.body, actor(request))),
     );
 
     app.put(

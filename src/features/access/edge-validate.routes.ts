@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import type { Deps } from '../../deps.js';
-import { routes } from '../../platform/http/routes.js';
+import { noStore, routes } from '../../platform/http/routes.js';
 import { errorResponses } from '../../platform/http/schemas.js';
 import { tokenResolver } from './api-tokens.auth.js';
 
@@ -57,7 +57,8 @@ export const edgeValidateRoutes = (deps: Deps) =>
           response: { 200: ValidTokens, ...errorResponses(400, 413, 415, 429) },
         },
       },
-      async (request) => {
+      async (request, reply) => {
+        noStore(reply); // the answer repeats the secrets it was sent
         const unique = [...new Set(request.body.tokens)];
         const checked = await Promise.all(
           unique.map(async (token) => ({ token, principal: await resolve(token) })),

@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import type { Deps } from '../../deps.js';
 import { actor } from '../../platform/http/auth.js';
-import { routes, sendEmpty } from '../../platform/http/routes.js';
+import { noStore, routes, sendEmpty } from '../../platform/http/routes.js';
 import { errorResponses } from '../../platform/http/schemas.js';
 import { perCallerRateLimit } from '../../platform/http/security-headers.js';
 import { ApiTokenSchema, ApiTokensSchema } from './api-tokens.schemas.js';
@@ -55,7 +55,7 @@ export const projectTokenRoutes = (deps: Deps) =>
         },
       },
       async (request, reply) =>
-        reply
+        noStore(reply)
           .code(201)
           .send(await createProjectApiToken(deps, request.params.projectId, request.body, actor(request))),
     );

@@ -178,7 +178,10 @@ const text = (description: string, example: string) =>
 export const EditApplicationBody = Type.Object(
   {
     description: text('Description of the application.', 'Books appointments'),
-    url: text('A link about the application.', 'https://github.com/acme/booking'),
+    url: text(
+      'A link about the application: an absolute http or https URL (other schemes are a 400); empty clears it.',
+      'https://github.com/acme/booking',
+    ),
     color: text('CSS color of the application in lists.', 'red'),
     icon: text('Icon of the application in lists.', 'https://github.com/favicon.ico'),
     strategies: Type.Optional(

@@ -14,6 +14,7 @@ import type {
   EditApplicationInput,
 } from './applications.schemas.js';
 import * as store from './applications.store.js';
+import { applicationUrl } from './applications.validate.js';
 import { isOutdatedSdk, LEGACY_STRATEGIES } from './applications.versions.js';
 
 const HOUR = 3_600_000;
@@ -185,7 +186,7 @@ export async function editApplication(
 ) {
   const edit = {
     ...(input.description !== undefined && { description: input.description }),
-    ...(input.url !== undefined && { url: input.url }),
+    ...(input.url !== undefined && { url: applicationUrl(input.url) }),
     ...(input.color !== undefined && { color: input.color }),
     ...(input.icon !== undefined && { icon: input.icon }),
   };

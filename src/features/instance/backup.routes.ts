@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import type { Deps } from '../../deps.js';
-import { routes } from '../../platform/http/routes.js';
+import { noStore, routes } from '../../platform/http/routes.js';
 import { errorResponses } from '../../platform/http/schemas.js';
 import { backupEmbedded } from './backup.service.js';
 
@@ -32,10 +32,9 @@ export const backupRoutes = (deps: Deps) =>
         const body = await backupEmbedded(deps);
         const stamp = deps.now().toISOString().replaceAll(':', '-').slice(0, 19);
         reply.log.info({ bytes: body.length, ms: Math.round(performance.now() - started) }, 'backup made');
-        return reply
+        return noStore(reply)
           .type('application/gzip')
           .header('Content-Disposition', `attachment; filename="flagship-backup-${stamp}.tar.gz"`)
-          .header('Cache-Control', 'no-store')
           .send(body);
       },
     );

@@ -1,6 +1,6 @@
 import type { Deps } from '../../deps.js';
 import { actor } from '../../platform/http/auth.js';
-import { routes } from '../../platform/http/routes.js';
+import { noStore, routes } from '../../platform/http/routes.js';
 import { errorResponses, NoBody } from '../../platform/http/schemas.js';
 import { UserSchema } from '../users/index.js';
 import {
@@ -61,7 +61,7 @@ export const inviteRoutes = (deps: Deps) =>
       },
       async (request, reply) => {
         const token = await createPublicSignupToken(deps, request.body, actor(request));
-        return reply.code(201).header('Location', `tokens/${token.secret}`).send(token);
+        return noStore(reply).code(201).header('Location', `tokens/${token.secret}`).send(token);
       },
     );
 

@@ -5,6 +5,7 @@ import {
   type ConstraintInput,
   constraintsProblems,
   normaliseVariantWeights,
+  rolloutProblems,
   type StrategyDraftWithId,
   storedConstraint,
   storedVariant,
@@ -291,6 +292,7 @@ export function checkState(
       } else if (!segments.includes(local)) segments.push(local);
     }
     problems.push(
+      ...rolloutProblems(s.strategyName, s.parameters, `/body/${path}`),
       ...constraintsProblems(s.constraints as ConstraintInput[] | undefined, `/body/${path}/constraints`),
     );
     problems.push(...variantWeightProblems(s.variants ?? [], `/body/${path}/variants`));

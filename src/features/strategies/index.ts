@@ -23,4 +23,5 @@ export {
   toStrategyRow,
 } from './strategies.store.js';
 export { finishDraft } from './strategies.input.js';
+export { rolloutProblems } from './rollout.validate.js';
 export { type StrategyDraftWithId, setFlagStrategies, setFlagsEnabled } from './strategies.batch.service.js';

@@ -2,6 +2,7 @@ import type { Db } from '../../platform/db/index.js';
 import { type ErrorDetail, invalid } from '../../platform/http/errors.js';
 import { normaliseVariantWeights, storedVariant, variantWeightProblems } from '../variants/index.js';
 import { constraintsProblems, storedConstraint } from './constraints.validate.js';
+import { rolloutProblems } from './rollout.validate.js';
 import type { CreateStrategyInput, StrategyVariantInput } from './strategies.schemas.js';
 import { existingSegmentIds, type StrategyRow, strategyTypeExists } from './strategies.store.js';
 
@@ -46,8 +47,8 @@ function payloadProblems(variants: StrategyVariantInput[], base: string): ErrorD
 }
 
 /**
- * Checks a draft against the rules a JSON schema cannot state (defined strategy type, constraint
- * values, variant weights, existing segments) and returns it as stored: constraints with their
+ * Checks a draft against the rules a JSON schema cannot state (defined strategy type, rollout
+ * percentage, constraint values, variant weights, existing segments) and returns it as stored: constraints with their
  * known properties, variant weights normalised, segments deduplicated. One 400 lists every problem.
  */
 export async function finishDraft(
@@ -61,6 +62,7 @@ export async function finishDraft(
   if (!(await strategyTypeExists(db, input.name))) {
     problems.push({ path: `${base}/name`, message: `There is no strategy type named "${input.name}".` });
   }
+  problems.push(...rolloutProblems(input.name, input.parameters, base));
   problems.push(...constraintsProblems(input.constraints, `${base}/constraints`));
   const variants = (input.variants ?? []) as StrategyVariantInput[];
   problems.push(

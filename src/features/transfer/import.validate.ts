@@ -5,6 +5,7 @@ import type { BatchFlag, BatchLink } from '../flags/index.js';
 import {
   constraintsProblems,
   normaliseVariantWeights,
+  rolloutProblems,
   type StrategyDraftWithId,
   storedConstraint,
   storedVariant,
@@ -205,6 +206,7 @@ export function checkImport(
   const customTypes = new Set<string>();
   const badConstraints: string[] = [];
   const badVariants: string[] = [];
+  const badParameters: string[] = [];
   const unlistedSegments: string[] = [];
   const missingSegments = new Set<string>();
   const docSegments = new Map((data.segments ?? []).map((s) => [s.id, s.name]));
@@ -218,6 +220,7 @@ export function checkImport(
     else if (!builtIn) customTypes.add(s.name);
     const base = `/body/data/featureStrategies/${i}/constraints`;
     for (const p of constraintsProblems(s.constraints, base)) badConstraints.push(`${where}: ${p.message}`);
+    for (const p of rolloutProblems(s.name, s.parameters, '')) badParameters.push(`${where}: ${p.message}`);
     const variants = variantList(s.variants ?? [], false);
     for (const p of variants.problems) badVariants.push(`${where}: ${p}`);
     const segments: number[] = [];
@@ -420,6 +423,7 @@ export function checkImport(
     true,
   );
   add(errors, 'The following strategies have invalid constraints:', badConstraints, true);
+  add(errors, 'The following strategies have an invalid rollout percentage:', badParameters, true);
   add(errors, 'The following variants are invalid:', badVariants, true);
   add(
     errors,

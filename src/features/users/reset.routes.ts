@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import type { Deps } from '../../deps.js';
 import { actor } from '../../platform/http/auth.js';
-import { routes } from '../../platform/http/routes.js';
+import { noStore, routes } from '../../platform/http/routes.js';
 import { errorResponses, NoBody } from '../../platform/http/schemas.js';
 import { resetPasswordLink, setPasswordWithLink, validateResetLink } from './reset.service.js';
 import { UserSchema } from './users.schemas.js';
@@ -44,7 +44,10 @@ export const resetRoutes = (deps: Deps) =>
           },
         },
       },
-      (request) => resetPasswordLink(deps, request.body.id, actor(request)),
+      async (request, reply) => {
+        noStore(reply);
+        return resetPasswordLink(deps, request.body.id, actor(request));
+      },
     );
 
     app.get(

@@ -1,6 +1,6 @@
 import type { Deps } from '../../deps.js';
 import { actor } from '../../platform/http/auth.js';
-import { routes } from '../../platform/http/routes.js';
+import { noStore, routes } from '../../platform/http/routes.js';
 import { errorResponses, NoBody } from '../../platform/http/schemas.js';
 import { perCallerRateLimit } from '../../platform/http/security-headers.js';
 import { CreatePatBody, PatSchema } from './pats.schemas.js';
@@ -139,7 +139,9 @@ export const serviceAccountRoutes = (deps: Deps) =>
         },
       },
       async (request, reply) =>
-        reply.code(201).send(await createToken(deps, request.params.id, request.body, actor(request))),
+        noStore(reply)
+          .code(201)
+          .send(await createToken(deps, request.params.id, request.body, actor(request))),
     );
 
     app.delete(

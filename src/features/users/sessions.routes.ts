@@ -3,7 +3,7 @@ import type { FastifyReply } from 'fastify';
 import type { Deps } from '../../deps.js';
 import { actor } from '../../platform/http/auth.js';
 import { AppError, rateLimitError } from '../../platform/http/errors.js';
-import { routes } from '../../platform/http/routes.js';
+import { noStore, routes } from '../../platform/http/routes.js';
 import { errorResponses, NoBody } from '../../platform/http/schemas.js';
 import { perCallerRateLimit } from '../../platform/http/security-headers.js';
 import { describeCaller, describeMyRoles, describeProfile } from './me.service.js';
@@ -112,7 +112,7 @@ export const sessionRoutes = (deps: Deps) =>
         },
       },
       async (request, reply) => {
-        reply.header('Cache-Control', 'no-store');
+        noStore(reply);
         return describeCaller(deps, actor(request));
       },
     );
@@ -210,7 +210,10 @@ export const sessionRoutes = (deps: Deps) =>
           response: { 201: PatSchema, ...errorResponses(400, 401, 403, 413, 415) },
         },
       },
-      async (request, reply) => reply.code(201).send(await createPat(deps, request.body, actor(request))),
+      async (request, reply) =>
+        noStore(reply)
+          .code(201)
+          .send(await createPat(deps, request.body, actor(request))),
     );
 
     app.delete(

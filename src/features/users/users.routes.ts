@@ -2,7 +2,7 @@ import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import type { Deps } from '../../deps.js';
 import { actor } from '../../platform/http/auth.js';
-import { routes } from '../../platform/http/routes.js';
+import { noStore, routes } from '../../platform/http/routes.js';
 import { errorResponses, NoBody } from '../../platform/http/schemas.js';
 import { resetRoutes } from './reset.routes.js';
 import { resetEmailRoutes } from './reset-email.routes.js';
@@ -192,7 +192,8 @@ export const userRoutes = (deps: Deps) =>
       },
       async (request, reply) => {
         const user = await createUser(deps, request.body, actor(request));
-        return reply
+        // The answer may hold the new user's one-time link (`inviteLink`).
+        return noStore(reply)
           .code(201)
           .header('Location', `${user.id}`)
           .send({ ...user, emailSent: false });

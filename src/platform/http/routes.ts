@@ -72,6 +72,13 @@ export function routes(register: (app: RoutesApp) => Promise<void>): FastifyPlug
   return (app) => register(app);
 }
 
+/**
+ * Marks an answer that shows a secret (a new token's secret, a one-time link) or the caller's
+ * credentials: `Cache-Control: no-store`, so no browser or proxy cache keeps a copy of it. Every
+ * such route calls this; returns the reply, for chaining.
+ */
+export const noStore = (reply: FastifyReply) => reply.header('Cache-Control', 'no-store');
+
 /** Answers with the status and no body at all, as Unleash does for some operations. */
 export const sendEmpty = (reply: FastifyReply, code: number) => reply.code(code).send();
 

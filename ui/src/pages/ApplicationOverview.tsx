@@ -39,6 +39,19 @@ interface Details {
   seenToggles: { name: string; project: string; type: string; stale: boolean; archived: boolean }[];
 }
 
+/**
+ * Only an http(s) URL becomes a link. The server refuses other schemes, but a url stored before it
+ * did (`javascript:`, `data:`) is shown as text, never as an href.
+ */
+function isHttpUrl(text: string): boolean {
+  try {
+    const { protocol } = new URL(text);
+    return protocol === 'http:' || protocol === 'https:';
+  } catch {
+    return false;
+  }
+}
+
 const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : 'never');
 const is404 = (error: unknown) => error instanceof ApiError && error.status === 404;
 /** A 404 is an answer here (never seen / not registered), not worth a retry. */
@@ -100,9 +113,13 @@ export default function ApplicationOverviewPage() {
       {app?.url && (
         <Text size="sm">
           Link:{' '}
-          <Anchor href={app.url} target="_blank" rel="noreferrer">
-            {app.url}
-          </Anchor>
+          {isHttpUrl(app.url) ? (
+            <Anchor href={app.url} target="_blank" rel="noreferrer">
+              {app.url}
+            </Anchor>
+          ) : (
+            app.url
+          )}
         </Text>
       )}
       {app && (
