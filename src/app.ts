@@ -53,6 +53,7 @@ import { rateLimitError } from './platform/http/errors.js';
 import { registerHealth } from './platform/http/health.js';
 import { registerMetrics } from './platform/http/metrics.js';
 import { registerDocs, registerOpenApi } from './platform/http/openapi.js';
+import { registerSameOrigin } from './platform/http/same-origin.js';
 import { createServer } from './platform/http/server.js';
 import { registerUi } from './platform/http/ui.js';
 import { ReadCache } from './platform/read-cache.js';
@@ -79,6 +80,8 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
     sessionCookie: SESSION_COOKIE,
     projectOfFlag: async (name) => (await findFlagArchivedState(deps.database.db, name))?.project,
   });
+  // After the authentication hook: signed-in writes from another site are refused (403).
+  registerSameOrigin(app, { publicUrl: deps.config.PUBLIC_URL });
   const recordAnswer = registerMetrics(app);
   await registerDocs(app);
   registerHealth(app, () => deps.database.ping());

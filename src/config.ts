@@ -38,8 +38,21 @@ const EnvSchema = Type.Object({
   PUBLIC_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
   /** Login sessions last this long and are renewed when used in their second half. */
   SESSION_TTL_HOURS: Type.Number({ exclusiveMinimum: 0, default: 48 }),
-  /** Password logins allowed per minute, per client address and per username. */
+  /**
+   * Failed password logins per minute at one account from one client address; more answer 429
+   * until the minute ends, for that address only (a success starts the count again). The account
+   * is the user the username or email names (trimmed, any letter case), else that normalised name.
+   */
   LOGIN_RATE_LIMIT: Type.Integer({ minimum: 1, default: 10 }),
+  /**
+   * Failed password logins per 15 minutes at one account from all addresses together: the ceiling
+   * on guesses spread over many addresses. Keep it above what one address can reach within its
+   * own budget (16 x `LOGIN_RATE_LIMIT`: 160 by default), so that one address alone never locks
+   * the user out elsewhere.
+   */
+  LOGIN_ACCOUNT_FAILURE_LIMIT: Type.Integer({ minimum: 1, default: 200 }),
+  /** Login requests per minute from one client address, whatever the account (password spraying). */
+  LOGIN_ADDRESS_RATE_LIMIT: Type.Integer({ minimum: 1, default: 30 }),
   /**
    * API tokens, project tokens and personal (or service account) tokens one caller may create
    * per minute, per route: keyed by the calling principal (its kind and name).
@@ -135,6 +148,8 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     LOG_LEVEL: 'silent',
     READ_CACHE_VERIFY: true,
     LOGIN_RATE_LIMIT: 1000,
+    LOGIN_ACCOUNT_FAILURE_LIMIT: 1000,
+    LOGIN_ADDRESS_RATE_LIMIT: 1000,
     TOKEN_CREATE_RATE_LIMIT: 1000,
     // Tests run the potential-staleness job themselves, at the clock they set.
     STALENESS_CHECK_SECONDS: 0,

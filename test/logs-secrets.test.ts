@@ -253,7 +253,7 @@ describe('secrets and passwords never reach the log', () => {
         })
       ).status,
     ).toBe(400);
-    expect((await call('GET', '/logout', { headers: { cookie } })).status).toBe(302);
+    expect((await call('POST', '/logout', { headers: { cookie } })).status).toBe(302);
   }, 60_000);
 
   it('printed none of them, while it did log the requests', async () => {

@@ -139,7 +139,7 @@ describe('admin reads across two instances', () => {
     });
     expect(promote.statusCode).toBe(200);
     expect((await create(b)).statusCode).toBe(200);
-    await a.inject({ method: 'GET', url: '/logout', headers: { cookie } });
+    await a.inject({ method: 'POST', url: '/logout', headers: { cookie } });
     expect((await b.inject({ method: 'GET', url: '/api/admin/user', headers: { cookie } })).statusCode).toBe(
       401,
     );

@@ -20,7 +20,10 @@ export const checkRoutes = (deps: Deps, reads: ReadCache) =>
           description:
             '200 when a flag could be created with the name: URL-friendly (400 otherwise), not taken by any flag, archived or not (409), and matching the naming pattern of `projectId` when given (400).',
           body: ValidateNameBody,
-          response: { 200: NoBody('The name is free.'), ...errorResponses(400, 401, 404, 409, 413, 415) },
+          response: {
+            200: NoBody('The name is free.'),
+            ...errorResponses(400, 401, 403, 404, 409, 413, 415),
+          },
         },
       },
       async (request, reply) => {

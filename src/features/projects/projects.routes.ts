@@ -353,7 +353,8 @@ export const projectRoutes = (deps: Deps, reads: ReadCache) =>
           summary,
           description: `${description} API tokens are not users: for them this changes nothing.`,
           params: ProjectIdParams,
-          response: { 200: Empty, ...errorResponses(401, 404) },
+          // 403: a signed-in change from another site (same-origin.ts).
+          response: { 200: Empty, ...errorResponses(401, 403, 404) },
         },
       }) as const;
     const FAVORITES = '/api/admin/projects/:projectId/favorites';

@@ -1,11 +1,11 @@
-import fastifyRateLimit from '@fastify/rate-limit';
 import type { FastifyReply } from 'fastify';
 import type { Deps } from '../../deps.js';
 import { actor } from '../../platform/http/auth.js';
-import { AppError, rateLimitError } from '../../platform/http/errors.js';
+import { AppError } from '../../platform/http/errors.js';
 import { noStore, routes } from '../../platform/http/routes.js';
 import { errorResponses, NoBody } from '../../platform/http/schemas.js';
 import { perCallerRateLimit } from '../../platform/http/security-headers.js';
+import { LoginThrottled, loginThrottle } from './login.throttle.js';
 import { describeCaller, describeMyRoles, describeProfile } from './me.service.js';
 import { CreatePatBody, PatListSchema, PatParams, PatSchema } from './pats.schemas.js';
 import { createPat, listOwnPats, removePat } from './pats.service.js';
@@ -32,72 +32,89 @@ export const sessionRoutes = (deps: Deps) =>
   routes(async (app) => {
     const cookiePath = deps.config.BASE_URI_PATH || '/';
     const secure = deps.config.PUBLIC_URL?.startsWith('https://') ?? false;
-    const perMinute = deps.config.LOGIN_RATE_LIMIT;
     const clearSession = (reply: FastifyReply) =>
       reply.clearCookie(SESSION_COOKIE, { path: cookiePath, httpOnly: true, sameSite: 'lax', secure });
 
-    // Logins are limited per client address (the app-wide limiter, before the body is read) and
-    // per username (a limiter of this context, after it): a flood from one place or at one account.
-    // Two registrations, because one limiter runs once per request.
-    await app.register(
-      routes(async (scope) => {
-        await scope.register(fastifyRateLimit, {
-          global: false,
-          hook: 'preHandler',
-          keyGenerator: (request) =>
-            `user:${String((request.body as { username?: unknown } | undefined)?.username ?? '').toLowerCase()}`,
-          errorResponseBuilder: rateLimitError,
-        });
-        scope.post(
-          '/auth/simple/login',
-          {
-            config: { permission: 'PUBLIC', rateLimit: { max: perMinute, timeWindow: 60_000 } },
-            schema: {
-              tags,
-              operationId: 'login',
-              summary: 'Sign in with a username (or email) and password',
-              description:
-                'Sets the session cookie. 401 for a wrong username or password; 429 with Retry-After when logins from one address or at one account come too fast.',
-              body: LoginBody,
-              response: { 200: UserSchema, ...errorResponses(400, 401, 413, 415, 429) },
-            },
-          },
-          async (request, reply) => {
-            const { user, secret, expiresAt } = await login(deps, request.body);
-            reply.setCookie(SESSION_COOKIE, secret, {
-              path: cookiePath,
-              httpOnly: true,
-              sameSite: 'lax',
-              secure,
-              expires: expiresAt,
-            });
-            return user;
-          },
-        );
-      }),
+    // Logins are limited per client address, whatever the account (the app-wide limiter, before
+    // the body is read), and their failures per address and account and per account
+    // (login.throttle.ts, once the account is known).
+    const throttle = loginThrottle(deps.config, deps.now);
+    app.post(
+      '/auth/simple/login',
+      {
+        // Checked for the origin like a signed-in write (same-origin.ts): no login CSRF.
+        config: {
+          permission: 'PUBLIC',
+          sameOrigin: true,
+          rateLimit: { max: deps.config.LOGIN_ADDRESS_RATE_LIMIT, timeWindow: 60_000 },
+        },
+        schema: {
+          tags,
+          operationId: 'login',
+          summary: 'Sign in with a username (or email) and password',
+          description:
+            'Sets the session cookie. 401 for a wrong username or password; 403 when sent from another site; 429 with Retry-After when logins from one address, or failed logins at one account, come too fast.',
+          body: LoginBody,
+          response: { 200: UserSchema, ...errorResponses(400, 401, 403, 413, 415, 429) },
+        },
+      },
+      async (request, reply) => {
+        try {
+          const { user, secret, expiresAt } = await login(deps, request.body, {
+            address: request.ip,
+            throttle,
+          });
+          reply.setCookie(SESSION_COOKIE, secret, {
+            path: cookiePath,
+            httpOnly: true,
+            sameSite: 'lax',
+            secure,
+            expires: expiresAt,
+          });
+          return user;
+        } catch (error) {
+          if (error instanceof LoginThrottled) reply.header('Retry-After', String(error.retryAfterSeconds));
+          throw error;
+        }
+      },
     );
 
-    for (const method of ['get', 'post'] as const) {
-      app[method](
-        '/logout',
-        {
-          config: { permission: 'PUBLIC' },
-          schema: {
-            tags,
-            operationId: method === 'get' ? 'logout' : 'logoutPost',
-            summary: 'Sign out',
-            description:
-              'Ends the session of the cookie (if any), clears the cookie and redirects to the start page.',
-            response: { 302: NoBody('Signed out; redirected to the start page.') },
-          },
+    // GET /logout ends nothing: a link or an image on any page could otherwise sign people out.
+    app.get(
+      '/logout',
+      {
+        config: { permission: 'PUBLIC' },
+        schema: {
+          tags,
+          operationId: 'logout',
+          summary: 'Go to the start page (signing out is POST /logout)',
+          description:
+            'Redirects to the start page and leaves the session as it is: sign out with `POST /logout`.',
+          response: { 302: NoBody('Redirected to the start page.') },
         },
-        async (request, reply) => {
-          await logout(deps, request.cookies[SESSION_COOKIE]);
-          clearSession(reply);
-          return reply.redirect(`${deps.config.BASE_URI_PATH}/`, 302);
+      },
+      async (_request, reply) => reply.redirect(`${deps.config.BASE_URI_PATH}/`, 302),
+    );
+
+    app.post(
+      '/logout',
+      {
+        config: { permission: 'PUBLIC', sameOrigin: true },
+        schema: {
+          tags,
+          operationId: 'logoutPost',
+          summary: 'Sign out',
+          description:
+            'Ends the session of the cookie (if any), clears the cookie and redirects to the start page. 403 when sent from another site.',
+          response: { 302: NoBody('Signed out; redirected to the start page.'), ...errorResponses(403) },
         },
-      );
-    }
+      },
+      async (request, reply) => {
+        await logout(deps, request.cookies[SESSION_COOKIE]);
+        clearSession(reply);
+        return reply.redirect(`${deps.config.BASE_URI_PATH}/`, 302);
+      },
+    );
 
     app.get(
       '/api/admin/user',

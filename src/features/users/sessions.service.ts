@@ -2,11 +2,12 @@ import type { Deps } from '../../deps.js';
 import { transaction } from '../../platform/db/index.js';
 import { AppError } from '../../platform/http/errors.js';
 import { noteUnloggedChange } from '../events/index.js';
+import type { LoginThrottle } from './login.throttle.js';
 import { verifyPassword } from './password.hash.js';
 import { deleteExpiredSessions, deleteSession, insertSession } from './sessions.store.js';
 import { hashSecret, newSessionSecret } from './users.auth.js';
 import type { User } from './users.schemas.js';
-import { findUserByLogin, recordLogin, toUser } from './users.store.js';
+import { findUserByLogin, normalLogin, recordLogin, toUser } from './users.store.js';
 
 export const sessionTtlMs = (deps: Deps) => deps.config.SESSION_TTL_HOURS * 3_600_000;
 
@@ -16,14 +17,19 @@ const wrongCredentials = () =>
 /**
  * A password login: the user (by username or email) and a new session secret, to be sent as the
  * session cookie. Failed attempts are counted on the user; a success resets the count and
- * records `seenAt`.
+ * records `seenAt`. `from` is the client address and its throttle: a login it refuses (429,
+ * LoginThrottled) is refused before the password is checked, whether or not it is right.
  */
 export async function login(
   deps: Deps,
   credentials: { username: string; password: string },
+  from: { address: string; throttle: LoginThrottle },
 ): Promise<{ user: User; secret: string; expiresAt: Date }> {
   const db = deps.database.db;
   const row = await findUserByLogin(db, credentials.username);
+  // The account as the lookup sees it: a user's username and email share one budget.
+  const account = row ? `user:${row.id}` : `name:${normalLogin(credentials.username)}`;
+  from.throttle.attempt(from.address, account);
   // Verified even without a user, so the answer takes as long either way.
   const ok = await verifyPassword(
     credentials.password,
@@ -35,6 +41,7 @@ export async function login(
     await recordLogin(db, row.id, false, now);
     throw wrongCredentials();
   }
+  from.throttle.succeeded(from.address, account);
   const secret = newSessionSecret();
   const expiresAt = new Date(now.getTime() + sessionTtlMs(deps));
   await transaction(db, async (tx) => {

@@ -59,7 +59,11 @@ export const userRoutes = (deps: Deps) =>
             summary: 'Check a password against the password rules',
             description: '200 when the password is acceptable; 400 listing every rule it breaks.',
             body: PasswordBody,
-            response: { 200: NoBody('The password is acceptable.'), ...errorResponses(400, 401, 413, 415) },
+            // 403 for a signed-in check from another site (same-origin.ts); the public one has no session.
+            response: {
+              200: NoBody('The password is acceptable.'),
+              ...errorResponses(400, 401, ...(permission === 'NONE' ? ([403] as const) : []), 413, 415),
+            },
           },
         },
         async (request, reply) => {

@@ -95,8 +95,11 @@ export function findUsers(db: Db, ids: number[]): Promise<UserRow[]> {
 }
 
 /** By username or email, in any letter case. */
+/** A login name as it is looked up: trimmed, in lower case. */
+export const normalLogin = (login: string) => login.trim().toLowerCase();
+
 export function findUserByLogin(db: Db, login: string): Promise<UserRow | undefined> {
-  const lower = login.trim().toLowerCase();
+  const lower = normalLogin(login);
   return users(db)
     .where((eb) => eb.or([eb(sql`lower(username)`, '=', lower), eb(sql`lower(email)`, '=', lower)]))
     .orderBy('id')

@@ -170,7 +170,7 @@ describe('/api/admin/user-admin', () => {
 });
 
 describe('password login and sessions', () => {
-  it('signs in by username or email in any case, with an HttpOnly SameSite=Lax cookie; GET /logout ends it', async () => {
+  it('signs in by username or email in any case, with an HttpOnly SameSite=Lax cookie; POST /logout ends it', async () => {
     const email = `${uniqueName('login')}@example.com`;
     const { id, username } = await createUser(t, 'Editor', { email });
     const res = await t.send(
@@ -194,7 +194,13 @@ describe('password login and sessions', () => {
     expect(me.json().user).toMatchObject({ id, username, rootRole: 2 });
     expect(me.json().permissions).toContainEqual({ permission: 'CREATE_FEATURE', project: 'default' });
 
-    const out = await t.send('GET', '/logout', undefined, asUser(cookie));
+    // GET only goes to the start page: a link or an image on another site cannot sign you out.
+    const visit = await t.send('GET', '/logout', undefined, asUser(cookie));
+    expect(visit.statusCode).toBe(302);
+    expect(visit.headers.location).toBe('/');
+    expect(String(visit.headers['set-cookie'] ?? '')).not.toContain('flagship-session');
+    expect((await t.send('GET', '/api/admin/user', undefined, asUser(cookie))).statusCode).toBe(200);
+    const out = await t.send('POST', '/logout', undefined, asUser(cookie));
     expect(out.statusCode).toBe(302);
     expect((await t.send('GET', '/api/admin/user', undefined, asUser(cookie))).statusCode).toBe(401);
   });
@@ -415,38 +421,6 @@ describe('personal access tokens', () => {
       expiresAt: new Date(clock + 60_000).toISOString(),
     });
     expect(res.statusCode).toBe(403);
-  });
-});
-
-describe('login rate limit', () => {
-  it('429 with Retry-After once one address or one account tries too often', async () => {
-    const limited = await startTestApp({ config: { LOGIN_RATE_LIMIT: 3 } });
-    try {
-      const attempt = (username: string, remoteAddress: string) =>
-        limited.request({
-          method: 'POST',
-          url: '/auth/simple/login',
-          payload: { username, password: 'Wrong-Password-1' },
-          headers: { authorization: undefined },
-          remoteAddress,
-        });
-      // One address: three attempts, then 429 whatever the account.
-      const fromOne = [];
-      for (const name of ['a1', 'a2', 'a3', 'a4']) fromOne.push((await attempt(name, '10.0.0.1')).statusCode);
-      expect(fromOne).toEqual([401, 401, 401, 429]);
-      // One account from many addresses: three attempts, then 429; other accounts still answer.
-      const atOne = [];
-      for (const ip of ['10.0.1.1', '10.0.1.2', '10.0.1.3', '10.0.1.4'])
-        atOne.push((await attempt('victim', ip)).statusCode);
-      expect(atOne).toEqual([401, 401, 401, 429]);
-      const res = await attempt('victim', '10.0.1.5');
-      expect(res.headers['retry-after']).toBeDefined();
-      expect(res.json()).toMatchObject({ name: 'RateLimitError' });
-      expect(typeof res.json().id).toBe('string');
-      expect((await attempt('someone-else', '10.0.1.6')).statusCode).toBe(401);
-    } finally {
-      await limited.close();
-    }
   });
 });
 

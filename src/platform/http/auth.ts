@@ -73,6 +73,8 @@ declare module 'fastify' {
   }
   interface FastifyRequest {
     principal: Principal | null;
+    /** Whether `principal` came from the session cookie (not an Authorization header): same-origin.ts. */
+    bySession: boolean;
   }
 }
 
@@ -133,6 +135,7 @@ export function headerSecret(header: string): string | undefined {
  */
 export function registerAuth(app: FastifyInstance, auth: Authenticators) {
   app.decorateRequest('principal', null);
+  app.decorateRequest('bySession', false);
 
   // The second net behind the typed route methods (platform/http/routes.ts): checked once every
   // route is registered, so that a plugin's routes can get theirs from a hook of their own context.
@@ -159,9 +162,10 @@ export function registerAuth(app: FastifyInstance, auth: Authenticators) {
       );
     }
     // As Unleash: a header that is not valid falls through to the session, if there is one.
-    const principal =
-      (secret ? await auth.header(secret, request) : null) ??
-      (session ? await auth.session(session, request) : null);
+    const byHeader = secret ? await auth.header(secret, request) : null;
+    const bySession = !byHeader && session ? await auth.session(session, request) : null;
+    const principal = byHeader ?? bySession;
+    request.bySession = bySession !== null;
     if (!principal) {
       throw new AppError(
         'AuthenticationRequired',
