@@ -6,15 +6,18 @@ import { startTestApp, type TestApp, uniqueName } from '../../../test/harness.js
 import { testConfig } from '../../config.js';
 import { type DeliveryOptions, deliverPending, startDeliveryWorker } from './index.js';
 
+// The receivers below listen on 127.0.0.1, which outgoing requests may reach only when allowed.
+const ALLOW_LOCAL = { OUTGOING_ALLOWED_HOSTS: '127.0.0.1' };
+
 let t: TestApp;
 let a: ReturnType<typeof api>;
 beforeAll(async () => {
-  t = await startTestApp();
+  t = await startTestApp({ config: ALLOW_LOCAL });
   a = api(t);
 });
 afterAll(() => t.close());
 
-const deps = () => ({ database: t.database, config: testConfig(), now: () => new Date() });
+const deps = () => ({ database: t.database, config: testConfig(ALLOW_LOCAL), now: () => new Date() });
 const deliver = (options: DeliveryOptions = {}) => deliverPending(deps(), options);
 
 interface Received {
@@ -408,7 +411,7 @@ describe('delivery to integrations', () => {
 
 describe('the delivery worker of the app', () => {
   it('runs when ADDON_DELIVERY_SECONDS is set, and stops with the app', async () => {
-    const app = await startTestApp({ config: { ADDON_DELIVERY_SECONDS: 0.05 } });
+    const app = await startTestApp({ config: { ...ALLOW_LOCAL, ADDON_DELIVERY_SECONDS: 0.05 } });
     const hook = await receiver();
     try {
       const res = await app.send('POST', '/api/admin/addons', {
