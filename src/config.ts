@@ -1,5 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { Value } from 'typebox/value';
+import { parseAllowList } from './platform/outgoing.js';
 
 /** Environment variables the service reads, validated at boot. */
 const EnvSchema = Type.Object({
@@ -65,6 +66,13 @@ const EnvSchema = Type.Object({
   STALENESS_CHECK_SECONDS: Type.Integer({ minimum: 0, default: 60 }),
   /** How often integrations (addons) look for new events to deliver; 0 = never (docs/adr/0013). */
   ADDON_DELIVERY_SECONDS: Type.Number({ minimum: 0, default: 1 }),
+  /**
+   * Targets of outgoing requests users configure (webhooks) that are allowed although internal
+   * (loopback, private, link-local...; platform/outgoing.ts): comma-separated host names,
+   * addresses and CIDR ranges, such as `hooks.internal,10.1.0.0/16`. Empty (default): public
+   * addresses only.
+   */
+  OUTGOING_ALLOWED_HOSTS: Type.String({ default: '', maxLength: 10_000 }),
   /** SDK instances not seen for this long are deleted by the retention job (Unleash: 2 days). */
   CLIENT_INSTANCE_RETENTION_HOURS: Type.Number({ exclusiveMinimum: 0, default: 48 }),
   /** Hourly flag metrics and unknown flag names older than this are deleted (Unleash: 48 hours). */
@@ -139,7 +147,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     const lines = errors.map((e) => `${e.instancePath.slice(1) || 'environment'}: ${e.message}`);
     throw new Error(`Invalid configuration:\n  ${lines.join('\n  ')}`);
   }
-  return Value.Clean(EnvSchema, withDefaults) as Config;
+  const config = Value.Clean(EnvSchema, withDefaults) as Config;
+  try {
+    parseAllowList(config.OUTGOING_ALLOWED_HOSTS);
+  } catch (error) {
+    throw new Error(`Invalid configuration:\n  OUTGOING_ALLOWED_HOSTS: ${(error as Error).message}`);
+  }
+  return config;
 }
 
 export function testConfig(overrides: Partial<Config> = {}): Config {

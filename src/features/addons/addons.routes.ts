@@ -115,18 +115,20 @@ export const addonRoutes = (deps: Deps) =>
     app.get(
       '/api/admin/addons/:id/events',
       {
-        config: { permission: 'NONE' },
+        // What was sent where, and how the target answered: for those who may manage the addon.
+        config: { permission: 'UPDATE_ADDON' },
         schema: {
           tags,
           operationId: 'getIntegrationEvents',
           summary: 'Get integration events for a specific integration configuration.',
           description:
-            "The addon's delivery attempts and their outcomes, newest first (the newest 1,000 are kept).",
+            "The addon's delivery attempts and their outcomes, newest first (the newest 1,000 are kept); needs UPDATE_ADDON, and without ADMIN shows only the records of flag events.",
           params: AddonParams,
           querystring: IntegrationEventsQuery,
           response: { 200: IntegrationEventsSchema, ...errorResponses(400, 401, 403, 404) },
         },
       },
-      async (request) => service.listIntegrationEvents(deps, request.params.id, request.query),
+      async (request) =>
+        service.listIntegrationEvents(deps, request.params.id, request.query, actor(request)),
     );
   });

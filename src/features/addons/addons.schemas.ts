@@ -11,7 +11,7 @@ const Strings = (description: string, examples: string[]) =>
 const Parameters = (description: string) =>
   Type.Record(Type.String(), Type.Unknown(), {
     description,
-    examples: [{ url: 'http://localhost:4242/webhook' }],
+    examples: [{ url: 'https://hooks.example.com/flagship' }],
   });
 
 export const AddonParameterSchema = Type.Object(

@@ -1,4 +1,4 @@
-import type { ColumnType, Generated, Kysely } from 'kysely';
+import { type ColumnType, type Generated, type Kysely, sql } from 'kysely';
 import type { DB, Json, JsonDefault } from '../../platform/db/schema.js';
 
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
@@ -15,6 +15,8 @@ export type AddonTables = {
     projects: Json<string[]>;
     environments: Json<string[]>;
     created_at: Timestamp;
+    created_by_user_id: number | null;
+    updated_by_user_id: number | null;
   };
   addon_delivery_cursor: {
     id: number;
@@ -53,8 +55,14 @@ export interface AddonRow {
   environments: string[];
   /** An addon receives the events recorded from then on. */
   created_at: Date;
+  /**
+   * Who chose its settings (migrations/0033): the creator and the last to update it, user ids
+   * (-42: an admin API token); null on addons saved before these were recorded.
+   */
+  created_by_user_id: number | null;
+  updated_by_user_id: number | null;
 }
-export type AddonValues = Omit<AddonRow, 'id' | 'created_at'>;
+export type AddonValues = Omit<AddonRow, 'id' | 'created_at' | 'created_by_user_id' | 'updated_by_user_id'>;
 
 const COLUMNS = [
   'id',
@@ -66,7 +74,11 @@ const COLUMNS = [
   'projects',
   'environments',
   'created_at',
+  'created_by_user_id',
+  'updated_by_user_id',
 ] as const;
+
+export const ADDON_COLUMNS = COLUMNS;
 
 const toRow = (values: AddonValues) => ({
   provider: values.provider,
@@ -89,14 +101,24 @@ export async function findAddon(db: Kysely<DB>, id: number, lock = false): Promi
   return (lock ? q.forUpdate() : q).executeTakeFirst();
 }
 
-export async function insertAddon(db: Kysely<DB>, values: AddonValues): Promise<AddonRow> {
-  return tables(db).insertInto('addons').values(toRow(values)).returning(COLUMNS).executeTakeFirstOrThrow();
+/** `by`: the user id of who creates it (events' `createdByUserId`). */
+export async function insertAddon(db: Kysely<DB>, values: AddonValues, by: number): Promise<AddonRow> {
+  return tables(db)
+    .insertInto('addons')
+    .values({ ...toRow(values), created_by_user_id: by, updated_by_user_id: by })
+    .returning(COLUMNS)
+    .executeTakeFirstOrThrow();
 }
 
-export async function updateAddon(db: Kysely<DB>, id: number, values: AddonValues): Promise<AddonRow> {
+export async function updateAddon(
+  db: Kysely<DB>,
+  id: number,
+  values: AddonValues,
+  by: number,
+): Promise<AddonRow> {
   return tables(db)
     .updateTable('addons')
-    .set(toRow(values))
+    .set({ ...toRow(values), updated_by_user_id: by })
     .where('id', '=', id)
     .returning(COLUMNS)
     .executeTakeFirstOrThrow();
@@ -117,18 +139,16 @@ export interface IntegrationEventRow {
   details: Record<string, unknown>;
 }
 
-/** An addon's delivery log, newest first. */
+/**
+ * An addon's delivery log, newest first; with `onlyFlagEvents`, only the records of events about
+ * a flag (those any signed-in user may read).
+ */
 export async function listIntegrationEvents(
   db: Kysely<DB>,
   addonId: number,
-  page: { limit: number; offset: number },
+  page: { limit: number; offset: number; onlyFlagEvents: boolean },
 ): Promise<IntegrationEventRow[]> {
-  return tables(db)
-    .selectFrom('integration_events')
-    .selectAll()
-    .where('integration_id', '=', addonId)
-    .orderBy('id', 'desc')
-    .limit(page.limit)
-    .offset(page.offset)
-    .execute();
+  let q = tables(db).selectFrom('integration_events').selectAll().where('integration_id', '=', addonId);
+  if (page.onlyFlagEvents) q = q.where(sql<boolean>`event ->> 'featureName' IS NOT NULL`);
+  return q.orderBy('id', 'desc').limit(page.limit).offset(page.offset).execute();
 }

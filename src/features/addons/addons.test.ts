@@ -203,4 +203,83 @@ describe('addons', () => {
       (await t.send('GET', '/api/admin/addons', undefined, { authorization: undefined })).statusCode,
     ).toBe(401);
   });
+
+  it('refuses webhooks to internal addresses in any spelling, naming the setting, storing nothing', async () => {
+    const editor = asUser(await login(t, (await createUser(t, 'Editor')).username));
+    const before = await a.count('addons');
+    for (const url of [
+      'http://0x7f000001:5432/',
+      'http://2130706433/',
+      'http://127.1/',
+      'http://[::1]:4242/',
+      'http://[::ffff:127.0.0.1]/',
+      'http://localhost/',
+      'http://169.254.169.254/latest/meta-data/',
+      'http://10.0.0.1/',
+      'https://192.168.1.1/',
+      'http://100.64.0.1/',
+      'http://0.0.0.0:22/',
+      'http://[fd00::1]/',
+    ]) {
+      for (const caller of [editor, {}]) {
+        const res = await t.send('POST', '/api/admin/addons', webhook({ url }), caller);
+        expect(res.statusCode, url).toBe(400);
+        expect(res.json()).toMatchObject({ id: expect.any(String), name: 'ValidationError' });
+        expect(res.json().details?.[0]?.path).toBe('/body/parameters/url');
+        expect(res.json().message).toContain('OUTGOING_ALLOWED_HOSTS');
+      }
+    }
+    const slack = { provider: 'slack', enabled: true, events: ['feature-created'] };
+    const toMetadata = { ...slack, parameters: { url: 'http://169.254.169.254/', defaultChannel: 'x' } };
+    expect((await t.send('POST', '/api/admin/addons', toMetadata, editor)).statusCode).toBe(400);
+    // An update cannot point an addon there either, nor keep such a URL.
+    const created = await t.send('POST', '/api/admin/addons', webhook(), editor);
+    expect(created.statusCode).toBe(200);
+    const id = created.json().id;
+    const moved = await t.send(
+      'PUT',
+      `/api/admin/addons/${id}`,
+      webhook({ url: 'http://127.1:8080/' }),
+      editor,
+    );
+    expect(moved.statusCode).toBe(400);
+    expect(
+      (await t.send('PUT', `/api/admin/addons/${id}`, webhook({ url: '*****' }), editor)).statusCode,
+    ).toBe(200);
+    expect(await a.count('addons')).toBe(before + 1);
+    await t.send('DELETE', `/api/admin/addons/${id}`);
+  });
+
+  it('lets an Editor subscribe only to flag events; an Admin to any', async () => {
+    const editor = asUser(await login(t, (await createUser(t, 'Editor')).username));
+    for (const type of ['user-created', 'api-token-created', 'pat-created', 'setting-updated']) {
+      const body = { ...webhook(), events: ['feature-created', type] };
+      const res = await t.send('POST', '/api/admin/addons', body, editor);
+      expect(res.statusCode, type).toBe(400);
+      expect(res.json().details?.[0]?.path).toBe('/body/events');
+    }
+    const admin = await t.send('POST', '/api/admin/addons', { ...webhook(), events: ['user-created'] });
+    expect(admin.statusCode).toBe(200);
+    const id = admin.json().id;
+    // Nor may an Editor keep such an event on an Admin's addon.
+    const kept = await t.send(
+      'PUT',
+      `/api/admin/addons/${id}`,
+      { ...webhook({ url: '*****' }), events: ['user-created'] },
+      editor,
+    );
+    expect(kept.statusCode).toBe(400);
+    await t.send('DELETE', `/api/admin/addons/${id}`);
+  });
+
+  it('shows the delivery log only to those who may update the addon', async () => {
+    const editor = asUser(await login(t, (await createUser(t, 'Editor')).username));
+    const viewer = asUser(await login(t, (await createUser(t, 'Viewer')).username));
+    const id = (await t.send('POST', '/api/admin/addons', webhook())).json().id;
+    const denied = await t.send('GET', `/api/admin/addons/${id}/events`, undefined, viewer);
+    expect(denied.statusCode).toBe(403);
+    expect(denied.json()).toMatchObject({ id: expect.any(String), name: 'NoAccessError' });
+    expect((await t.send('GET', `/api/admin/addons/${id}/events`, undefined, editor)).statusCode).toBe(200);
+    await t.send('DELETE', `/api/admin/addons/${id}`);
+  });
 });

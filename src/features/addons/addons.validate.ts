@@ -1,5 +1,8 @@
 import Mustache from 'mustache';
+import type { Principal } from '../../platform/http/auth.js';
 import { invalidField } from '../../platform/http/errors.js';
+import { checkUrlResolving, outgoingPolicy } from '../../platform/outgoing.js';
+import { readsWholeLog } from '../events/index.js';
 import { findProvider, MASKED_VALUE, PROVIDERS } from './addons.providers.js';
 import type { AddonProvider } from './addons.schemas.js';
 import { parseCustomHeaders } from './webhook.payload.js';
@@ -77,4 +80,44 @@ function isHttpUrl(text: string): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * The provider's URL parameters may be called (platform/outgoing.ts): not an internal address in
+ * any spelling, nor a name that resolves only to such addresses, unless OUTGOING_ALLOWED_HOSTS
+ * allows it; else a 400 naming the parameter and the setting. A name that does not resolve now is
+ * accepted: every delivery resolves it again and checks the addresses it connects to.
+ */
+export async function checkTargets(
+  provider: AddonProvider,
+  parameters: Record<string, unknown>,
+  allowed: string,
+): Promise<void> {
+  const policy = outgoingPolicy(allowed);
+  for (const definition of provider.parameters) {
+    const value = parameters[definition.name];
+    if (definition.type !== 'url' || typeof value !== 'string' || value.trim() === '') continue;
+    const verdict = await checkUrlResolving(policy, value.trim());
+    if (!verdict.ok)
+      throw invalidField(
+        `/body/parameters/${definition.name}`,
+        `"${definition.name}" cannot be called: ${verdict.reason}`,
+      );
+  }
+}
+
+/**
+ * An addon delivers only events that those who chose its settings may read (delivery.auth.ts);
+ * so the caller may subscribe only to such event types: any type with ADMIN, else the flag events
+ * the provider offers (a flag's events are open to every signed-in user). Else a 400.
+ */
+export function checkEvents(provider: AddonProvider, events: string[], by: Principal): void {
+  if (readsWholeLog(by.grants)) return;
+  const offered = new Set(provider.events);
+  const other = events.find((type) => !offered.has(type));
+  if (other !== undefined)
+    throw invalidField(
+      '/body/events',
+      `"${other}" is not an event type you may subscribe to: without the ADMIN permission, an addon can only subscribe to the flag events of its provider (${provider.name}).`,
+    );
 }

@@ -2,9 +2,12 @@ import { publicUrl } from '../../config.js';
 import type { Deps } from '../../deps.js';
 import { JOB_LEASES, transaction, tryJobLease } from '../../platform/db/index.js';
 import { repeatEvery } from '../../platform/jobs.js';
+import { ALLOW_SETTING, outgoingPolicy } from '../../platform/outgoing.js';
+import { sendOutgoing } from '../../platform/outgoing-http.js';
 import type { DeliveredEvent } from './addons.schemas.js';
 import type { AddonRow } from './addons.store.js';
 import { listAddons } from './addons.store.js';
+import { eventReaders } from './delivery.auth.js';
 import * as store from './delivery.store.js';
 import { slackRequests } from './slack.payload.js';
 import { type OutgoingRequest, webhookRequest } from './webhook.payload.js';
@@ -85,8 +88,11 @@ async function enqueueNewEvents(tx: Deps['database']['db'], now: Date): Promise<
   const events = [...found, ...fresh];
   if (events.length === 0) return 0;
   const addons = await listAddons(tx, true);
+  const readers = await eventReaders(tx, addons);
   const rows = events.flatMap((event) =>
-    addons.filter((a) => addonWants(a, event)).map((a) => ({ addonId: a.id, eventId: event.id })),
+    addons
+      .filter((a) => addonWants(a, event) && readers.get(a.id)?.({ featureName: event.feature_name }))
+      .map((a) => ({ addonId: a.id, eventId: event.id })),
   );
   await store.enqueue(tx, rows, now);
   return rows.length;
@@ -100,34 +106,28 @@ interface Attempt {
   retryable: boolean;
 }
 
+/** The delivery of a request the policy refuses (platform/outgoing.ts); it is not retried. */
+const REFUSED = 'refused by policy';
+
 async function post(
+  deps: Pick<Deps, 'config'>,
   request: OutgoingRequest,
   timeoutMs: number,
   stop: AbortSignal | undefined,
-): Promise<{ status?: number; error?: string }> {
-  const timeout = AbortSignal.timeout(timeoutMs);
-  try {
-    const response = await fetch(request.url, {
-      method: 'POST',
-      headers: request.headers,
-      body: request.body,
-      redirect: 'manual',
-      signal: stop ? AbortSignal.any([timeout, stop]) : timeout,
-    });
-    await response.arrayBuffer().catch(() => undefined);
-    return { status: response.status };
-  } catch (error) {
-    const cause = (error as { cause?: { code?: string } }).cause?.code;
-    const name = (error as Error).name;
-    return {
-      error:
-        name === 'TimeoutError' ? `no answer within ${timeoutMs} ms` : (cause ?? (error as Error).message),
-    };
-  }
+): Promise<{ status?: number; error?: string; refused?: true }> {
+  const policy = outgoingPolicy(deps.config.OUTGOING_ALLOWED_HOSTS);
+  return sendOutgoing(policy, request.url, {
+    method: 'POST',
+    headers: request.headers,
+    body: request.body,
+    timeoutMs,
+    ...(stop && { signal: stop }),
+  });
 }
 
 const ok = (r: { status?: number }) => r.status !== undefined && r.status >= 200 && r.status < 300;
-const retryable = (r: { status?: number }) => r.status === undefined || r.status === 429 || r.status >= 500;
+const retryable = (r: { status?: number; refused?: true }) =>
+  !r.refused && (r.status === undefined || r.status === 429 || r.status >= 500);
 
 async function attempt(
   deps: Pick<Deps, 'config'>,
@@ -145,7 +145,15 @@ async function attempt(
     addon.provider === 'slack'
       ? slackRequests(event, addon.parameters, flagUrl)
       : [webhookRequest(event, addon.parameters)];
-  const results = await Promise.all(requests.map((r) => post(r, timeoutMs, stop)));
+  const results = await Promise.all(requests.map((r) => post(deps, r, timeoutMs, stop)));
+  // A refusal says nothing of the network (no error code, no status): it would map internal ports.
+  if (results.some((r) => r.refused))
+    return {
+      state: 'failed',
+      stateDetails: `${label} request ${REFUSED}: the URL's host is a loopback, private or otherwise internal address, and ${ALLOW_SETTING} does not allow it.`,
+      details: { ...requests[0]?.details, responses: [REFUSED] },
+      retryable: false,
+    };
   const describe = (r: { status?: number; error?: string }) =>
     r.status !== undefined ? `status code: ${r.status}` : `error: ${r.error}`;
   // Every request of one event carries the same details (the Slack message and its channels).
@@ -197,6 +205,8 @@ export async function deliverPending(
   const { claimed } = round;
   const addons = await store.loadAddons(db, [...new Set(claimed.map((c) => c.addonId))]);
   const events = await store.loadEvents(db, [...new Set(claimed.map((c) => c.eventId))]);
+  // Checked again as it is sent: the users who chose the addon's settings may have lost rights.
+  const readers = await eventReaders(db, addons.values());
   let next = 0;
   const worker = async () => {
     while (next < claimed.length) {
@@ -207,8 +217,9 @@ export async function deliverPending(
       const delivery = claimed[next++] as store.Claimed;
       const addon = addons.get(delivery.addonId);
       const event = events.get(delivery.eventId);
-      // Disabled or deleted since it was queued, or the event is gone: nothing to send.
-      if (!addon?.enabled || !event) {
+      // Disabled or deleted since it was queued, the event is gone, or its owners may no longer
+      // read it: nothing to send (and nothing recorded, which would show the event).
+      if (!addon?.enabled || !event || !readers.get(addon.id)?.(event)) {
         await store.dropDelivery(db, delivery.id);
         continue;
       }

@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import type { DB } from '../../platform/db/schema.js';
 import type { DeliveredEvent } from './addons.schemas.js';
-import { type AddonRow, type IntegrationEventRow, tables } from './addons.store.js';
+import { ADDON_COLUMNS, type AddonRow, type IntegrationEventRow, tables } from './addons.store.js';
 
 /** The fields of an event that decide which addons receive it. */
 export interface EventHead {
@@ -9,6 +9,7 @@ export interface EventHead {
   type: string;
   project: string | null;
   environment: string | null;
+  feature_name: string | null;
   created_at: Date;
 }
 
@@ -44,7 +45,7 @@ export async function eventHeads(
   limit: number,
   missedIds: number[],
 ): Promise<{ fresh: EventHead[]; found: EventHead[] }> {
-  const columns = ['id', 'type', 'project', 'environment', 'created_at'] as const;
+  const columns = ['id', 'type', 'project', 'environment', 'feature_name', 'created_at'] as const;
   const fresh = await db
     .selectFrom('events')
     .select(columns)
@@ -131,21 +132,7 @@ export async function loadEvents(db: Kysely<DB>, ids: number[]): Promise<Map<num
 
 export async function loadAddons(db: Kysely<DB>, ids: number[]): Promise<Map<number, AddonRow>> {
   if (ids.length === 0) return new Map();
-  const rows = await tables(db)
-    .selectFrom('addons')
-    .select([
-      'id',
-      'provider',
-      'description',
-      'enabled',
-      'parameters',
-      'events',
-      'projects',
-      'environments',
-      'created_at',
-    ])
-    .where('id', 'in', ids)
-    .execute();
+  const rows = await tables(db).selectFrom('addons').select(ADDON_COLUMNS).where('id', 'in', ids).execute();
   return new Map(rows.map((r) => [r.id, r]));
 }
 

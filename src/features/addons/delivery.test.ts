@@ -3,18 +3,22 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api } from '../../../test/api.js';
 import { startTestApp, type TestApp, uniqueName } from '../../../test/harness.js';
+import { asUser, createUser, login } from '../../../test/people.js';
 import { testConfig } from '../../config.js';
 import { type DeliveryOptions, deliverPending, startDeliveryWorker } from './index.js';
+
+// The receivers below listen on 127.0.0.1, which outgoing requests may reach only when allowed.
+const ALLOW_LOCAL = { OUTGOING_ALLOWED_HOSTS: '127.0.0.1' };
 
 let t: TestApp;
 let a: ReturnType<typeof api>;
 beforeAll(async () => {
-  t = await startTestApp();
+  t = await startTestApp({ config: ALLOW_LOCAL });
   a = api(t);
 });
 afterAll(() => t.close());
 
-const deps = () => ({ database: t.database, config: testConfig(), now: () => new Date() });
+const deps = () => ({ database: t.database, config: testConfig(ALLOW_LOCAL), now: () => new Date() });
 const deliver = (options: DeliveryOptions = {}) => deliverPending(deps(), options);
 
 interface Received {
@@ -406,9 +410,130 @@ describe('delivery to integrations', () => {
   });
 });
 
+describe('what deliveries may reach and carry', () => {
+  const refusedDetails = /^Webhook request refused by policy: .*OUTGOING_ALLOWED_HOSTS/;
+
+  it('refuses, without network detail and without retrying, a target the delivery setting does not allow', async () => {
+    const hook = await receiver();
+    const port = new URL(hook.url).port;
+    // Saved while allowed (a name resolving to 127.0.0.1, and the address itself); delivered by
+    // an instance whose setting allows neither, as after a DNS change or a narrowed setting.
+    const byName = await createAddon({
+      provider: 'webhook',
+      parameters: { url: `http://localhost:${port}/hook` },
+      events: ['feature-created'],
+    });
+    const byAddress = await createAddon({
+      provider: 'webhook',
+      parameters: { url: hook.url },
+      events: ['feature-created'],
+    });
+    await a.createFlag('default', { name: uniqueName('internal') });
+    const strict = () => ({ database: t.database, config: testConfig(), now: () => new Date() });
+    expect(await deliverPending(strict(), { backoffMs: 1 })).toMatchObject({ attempted: 2 });
+    await new Promise((r) => setTimeout(r, 10));
+    expect(await deliverPending(strict(), { backoffMs: 1 })).toMatchObject({ attempted: 0 });
+    expect(hook.received).toHaveLength(0);
+    for (const id of [byName, byAddress]) {
+      const log = await deliveries(id);
+      expect(log).toHaveLength(1);
+      expect(log[0]).toMatchObject({ state: 'failed', details: { responses: ['refused by policy'] } });
+      expect(log[0]?.stateDetails).toMatch(refusedDetails);
+      expect(JSON.stringify(log)).not.toMatch(/ECONN|status code|127\.0\.0\.1|localhost/);
+      await t.send('DELETE', `/api/admin/addons/${id}`);
+    }
+    await hook.close();
+  });
+
+  it('delivers only events its creator and its last updater may both read, as of delivery', async () => {
+    const hook = await receiver();
+    const editorUser = await createUser(t, 'Editor');
+    const editor = asUser(await login(t, editorUser.username));
+    const adminUser = await createUser(t, 'Admin');
+    const admin = asUser(await login(t, adminUser.username));
+    const create = async (as: Record<string, string | undefined>, events: string[]) => {
+      const res = await t.send(
+        'POST',
+        '/api/admin/addons',
+        { provider: 'webhook', enabled: true, parameters: { url: hook.url }, events },
+        as,
+      );
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json().id as number;
+    };
+    // An Editor's addon whose events list an Admin then widened to user-created.
+    const editors = await create(editor, ['feature-created']);
+    const widened = await t.send(
+      'PUT',
+      `/api/admin/addons/${editors}`,
+      {
+        provider: 'webhook',
+        enabled: true,
+        parameters: { url: '*****' },
+        events: ['feature-created', 'user-created'],
+      },
+      admin,
+    );
+    expect(widened.statusCode).toBe(200);
+    // An Admin's addon: user-created is delivered while its creator is an Admin.
+    const admins = await create(admin, ['user-created']);
+    const sent = () => hook.received.map((r) => JSON.parse(r.body) as { type: string; data: unknown });
+    const newUser = await createUser(t, 'Viewer');
+    await a.createFlag('default', { name: uniqueName('seen') });
+    await deliver();
+    expect(
+      sent()
+        .map((e) => e.type)
+        .sort(),
+    ).toEqual(['feature-created', 'user-created']);
+    expect(JSON.stringify(sent().find((e) => e.type === 'user-created'))).toContain(newUser.username);
+
+    // The Admin's log shows user-created to an Admin, but not to an Editor (who may update it).
+    expect((await deliveries(admins)).map((d) => d.event.type)).toEqual(['user-created']);
+    const editorsView = await t.send('GET', `/api/admin/addons/${admins}/events`, undefined, editor);
+    expect(editorsView.statusCode).toBe(200);
+    expect(editorsView.json().integrationEvents).toEqual([]);
+
+    // Demoted (another Admin remains): the addon no longer carries what its creator may no longer read.
+    await createUser(t, 'Admin');
+    const demoted = await t.send('PUT', `/api/admin/user-admin/${adminUser.id}`, { rootRole: 'Editor' });
+    expect(demoted.statusCode, demoted.body).toBe(200);
+    const count = hook.received.length;
+    await createUser(t, 'Viewer');
+    await a.createFlag('default', { name: uniqueName('after') });
+    await deliver();
+    expect(
+      sent()
+        .slice(count)
+        .map((e) => e.type),
+    ).toEqual(['feature-created']);
+    for (const id of [editors, admins]) await t.send('DELETE', `/api/admin/addons/${id}`);
+    await hook.close();
+  });
+
+  it('an addon saved before its owners were recorded delivers only flag events', async () => {
+    const hook = await receiver();
+    const id = await createAddon({
+      provider: 'webhook',
+      parameters: { url: hook.url },
+      events: ['feature-created', 'user-created'],
+    });
+    await t.database.session((run) =>
+      run('UPDATE addons SET created_by_user_id = NULL, updated_by_user_id = NULL WHERE id = $1', [id]),
+    );
+    const name = uniqueName('legacy');
+    await createUser(t, 'Viewer');
+    await a.createFlag('default', { name });
+    await deliver();
+    expect(hook.received.map((r) => JSON.parse(r.body).type)).toEqual(['feature-created']);
+    await t.send('DELETE', `/api/admin/addons/${id}`);
+    await hook.close();
+  });
+});
+
 describe('the delivery worker of the app', () => {
   it('runs when ADDON_DELIVERY_SECONDS is set, and stops with the app', async () => {
-    const app = await startTestApp({ config: { ADDON_DELIVERY_SECONDS: 0.05 } });
+    const app = await startTestApp({ config: { ...ALLOW_LOCAL, ADDON_DELIVERY_SECONDS: 0.05 } });
     const hook = await receiver();
     try {
       const res = await app.send('POST', '/api/admin/addons', {

@@ -1,3 +1,4 @@
+export { mayReadEvent, readsWholeLog } from './events.auth.js';
 export { appendEvents, insertEventsFrom } from './events.batch.store.js';
 export { eventRoutes } from './events.routes.js';
 export { appendEvent, changeVersion, type NewEvent, noteUnloggedChange } from './events.store.js';

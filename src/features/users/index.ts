@@ -3,7 +3,7 @@ export { type User, UserSchema } from './users.schemas.js';
 export { userRoutes } from './users.routes.js';
 export { sessionRoutes } from './sessions.routes.js';
 export { serviceAccountRoutes } from './service-accounts.routes.js';
-export { hashSecret, PAT_PREFIX, SESSION_COOKIE, userResolver } from './users.auth.js';
+export { grantsOfUser, hashSecret, PAT_PREFIX, SESSION_COOKIE, userResolver } from './users.auth.js';
 export { ensureAdminUser } from './users.init.js';
 export {
   addProjectOwner,

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Db } from '../../platform/db/index.js';
-import type { Principal } from '../../platform/http/auth.js';
+import type { Grant, Principal } from '../../platform/http/auth.js';
 import type { ReadCache, Reads } from '../../platform/read-cache.js';
 import { hashSecret } from '../access/index.js';
 import { noteUnloggedChange } from '../events/index.js';
@@ -15,6 +15,15 @@ export const PAT_PREFIX = 'user:';
 export { hashSecret };
 export const newSessionSecret = () => randomBytes(32).toString('base64url');
 export const newPatSecret = () => `${PAT_PREFIX}${randomBytes(28).toString('hex')}`;
+
+/**
+ * A user's permissions now, read afresh (no cache: for work done on their behalf outside a
+ * request, such as integration deliveries); undefined when there is no such user.
+ */
+export async function grantsOfUser(db: Db, userId: number): Promise<Grant[] | undefined> {
+  if (!(await findUser(db, userId))) return undefined;
+  return loadGrants(db, userId);
+}
 
 /** Who a user is on events: email, else username (as Unleash records it). */
 export const userDisplayName = (u: { id: number; email: string | null; username: string | null }) =>
