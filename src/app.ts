@@ -78,6 +78,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
     known,
     session: users.session,
     sessionCookie: SESSION_COOKIE,
+    loginPath: `${deps.config.BASE_URI_PATH}/auth/simple/login`,
     projectOfFlag: async (name) => (await findFlagArchivedState(deps.database.db, name))?.project,
   });
   // After the authentication hook: signed-in writes from another site are refused (403).

@@ -170,6 +170,17 @@ describe('/api/admin/user-admin', () => {
 });
 
 describe('password login and sessions', () => {
+  it("a 401 for want of a session says how to sign in, as Unleash's does (its web UI draws the form from it)", async () => {
+    const hints = { type: 'password', path: '/auth/simple/login', defaultHidden: false };
+    const none = await t.send('GET', '/api/admin/user', undefined, { authorization: undefined });
+    expect(none.statusCode).toBe(401);
+    expect(none.json()).toMatchObject({ name: 'AuthenticationRequired', ...hints });
+    expect(typeof none.json().id).toBe('string');
+    const ended = await t.send('GET', '/api/admin/projects', undefined, asUser('flagship-session=ended'));
+    expect(ended.statusCode).toBe(401);
+    expect(ended.json()).toMatchObject({ name: 'AuthenticationRequired', ...hints });
+  });
+
   it('signs in by username or email in any case, with an HttpOnly SameSite=Lax cookie; POST /logout ends it', async () => {
     const email = `${uniqueName('login')}@example.com`;
     const { id, username } = await createUser(t, 'Editor', { email });

@@ -96,6 +96,11 @@ export interface Authenticators {
   /** A login session, from the cookie named `sessionCookie`. */
   session: ResolvePrincipal;
   sessionCookie: string;
+  /**
+   * Where people sign in with a password; 401s for want of a credential then carry it as Unleash's
+   * do (`type`, `path`, `defaultHidden`), which Unleash's web UI reads to draw its login form.
+   */
+  loginPath?: string;
   /** The project of a flag, for routes that name a flag but no project. */
   projectOfFlag: (name: string) => Promise<string | undefined>;
 }
@@ -151,13 +156,21 @@ export function registerAuth(app: FastifyInstance, auth: Authenticators) {
     }
   });
 
+  const loginRequired = (message: string) =>
+    auth.loginPath === undefined
+      ? new AppError('AuthenticationRequired', message)
+      : new AppError('AuthenticationRequired', message, undefined, {
+          type: 'password',
+          path: auth.loginPath,
+          defaultHidden: false,
+        });
+
   /** Who the caller is, then `authorise`: the path of a credential not held in memory. */
   const authenticate = async (request: FastifyRequest, permission: Exclude<RoutePermission, 'PUBLIC'>) => {
     const secret = credential(request);
     const session = request.cookies?.[auth.sessionCookie];
     if (!secret && !session) {
-      throw new AppError(
-        'AuthenticationRequired',
+      throw loginRequired(
         'You must log in to use this API. Your request had no authorization header and no session.',
       );
     }
@@ -167,8 +180,7 @@ export function registerAuth(app: FastifyInstance, auth: Authenticators) {
     const principal = byHeader ?? bySession;
     request.bySession = bySession !== null;
     if (!principal) {
-      throw new AppError(
-        'AuthenticationRequired',
+      throw loginRequired(
         secret
           ? 'The API token or credential you sent is not valid.'
           : 'Your session has expired or ended. Log in again.',

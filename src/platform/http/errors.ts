@@ -34,7 +34,13 @@ export class AppError extends Error {
   override readonly name: ErrorName;
   readonly details: ErrorDetail[] | undefined;
 
-  constructor(name: ErrorName, message: string, details?: ErrorDetail[]) {
+  /** `extra`: fields an error of this kind carries beside `{id, name, message}` (see toBody). */
+  constructor(
+    name: ErrorName,
+    message: string,
+    details?: ErrorDetail[],
+    readonly extra?: Record<string, string | boolean>,
+  ) {
     super(message);
     this.name = name;
     this.status = ERROR_KINDS[name];
@@ -42,7 +48,7 @@ export class AppError extends Error {
   }
 
   toBody(): ErrorBody {
-    return errorBody(this.name, this.message, this.details);
+    return { ...errorBody(this.name, this.message, this.details), ...this.extra };
   }
 }
 

@@ -25,6 +25,10 @@ export const ErrorSchema = Type.Object(
         { description: 'Every failing field or condition.' },
       ),
     ),
+    // AuthenticationRequired for want of a credential, as Unleash answers it.
+    type: Type.Optional(Type.String({ description: '401: how to sign in, e.g. password.' })),
+    path: Type.Optional(Type.String({ description: '401: where to sign in, e.g. /auth/simple/login.' })),
+    defaultHidden: Type.Optional(Type.Boolean({ description: '401: whether the login form starts hidden.' })),
   },
   { $id: 'Error', description: 'An error response.' },
 );
