@@ -31,9 +31,10 @@ function scalarSize(value: unknown): number {
 }
 
 /**
- * Measures a JSON value without serialising it. Iterative (an explicit stack), so a value nested
- * deeper than the call stack is measured rather than overflowing it, and it stops as soon as a
- * bound is passed: the work is proportional to the smaller of the value and the bounds.
+ * Measures a JSON value without serialising it. Iterative (an explicit stack of containers; scalars
+ * are counted where they are met), so a value nested deeper than the call stack is measured rather
+ * than overflowing it, and it stops as soon as a bound is passed: the work is proportional to the
+ * smaller of the value and the bounds.
  */
 export function measureJson(
   value: unknown,
@@ -41,33 +42,60 @@ export function measureJson(
 ): JsonMeasure {
   const maxSize = bounds.maxSize ?? Number.POSITIVE_INFINITY;
   const maxDepth = bounds.maxDepth ?? Number.POSITIVE_INFINITY;
+  if (typeof value !== 'object' || value === null) {
+    const size = scalarSize(value);
+    return { size, depth: 0, over: size > maxSize };
+  }
   let size = 0;
   let depth = 0;
-  const stack: [unknown, number][] = [[value, 0]];
-  while (stack.length > 0) {
-    const [current, level] = stack.pop() as [unknown, number];
-    if (typeof current !== 'object' || current === null) {
-      size += scalarSize(current);
-      if (size > maxSize) return { size, depth, over: true };
-      continue;
-    }
-    depth = Math.max(depth, level + 1);
+  // Two stacks side by side (no pair allocated per container): a container and its depth.
+  const containers: object[] = [value];
+  const levels: number[] = [1];
+  const visit = (child: unknown, level: number) => {
+    if (typeof child === 'object' && child !== null) {
+      containers.push(child);
+      levels.push(level);
+    } else size += scalarSize(child);
+  };
+  while (containers.length > 0) {
+    const current = containers.pop() as object;
+    const level = levels.pop() as number;
+    if (level > depth) depth = level;
     if (depth > maxDepth) return { size, depth, over: true };
     size += 2;
     if (Array.isArray(current)) {
       for (const item of current) {
         size += 1;
+        visit(item, level + 1);
         if (size > maxSize) return { size, depth, over: true };
-        stack.push([item, level + 1]);
       }
     } else {
       for (const key in current) {
         if (!Object.hasOwn(current, key)) continue;
         size += key.length + 4;
+        visit((current as Record<string, unknown>)[key], level + 1);
         if (size > maxSize) return { size, depth, over: true };
-        stack.push([(current as Record<string, unknown>)[key], level + 1]);
       }
     }
   }
-  return { size, depth, over: false };
+  return { size, depth, over: size > maxSize };
+}
+
+/**
+ * Whether a JSON value nests deeper than `maxDepth`: the cheap check for every request body. It
+ * walks one level at a time and keeps only containers, so it touches each container once and each
+ * scalar once, allocating nothing per scalar.
+ */
+export function nestsDeeperThan(value: unknown, maxDepth: number): boolean {
+  let level: object[] = typeof value === 'object' && value !== null ? [value] : [];
+  for (let depth = 1; level.length > 0; depth++) {
+    if (depth > maxDepth) return true;
+    const next: object[] = [];
+    for (const container of level) {
+      const children = Array.isArray(container) ? container : Object.values(container);
+      for (const child of children) if (typeof child === 'object' && child !== null) next.push(child);
+    }
+    level = next;
+  }
+  return false;
 }
