@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { measureJson } from './json-measure.js';
 import { applyJsonPatch, PatchError, type PatchOperation } from './json-patch.js';
 
 const doc = () => [
@@ -100,5 +101,88 @@ describe('applyJsonPatch (RFC 6902)', () => {
     }
     expect(error).toBeInstanceOf(PatchError);
     expect((error as PatchError).index).toBe(index);
+  });
+});
+
+/** A value `levels` containers deep: {a: {a: … {} }}. */
+const nested = (levels: number) => {
+  let value: Record<string, unknown> = {};
+  for (let i = 1; i < levels; i++) value = { a: value };
+  return value;
+};
+
+const refusal = (input: unknown, patch: PatchOperation[], limits?: Parameters<typeof applyJsonPatch>[2]) => {
+  try {
+    applyJsonPatch(input, patch, limits);
+  } catch (error) {
+    if (error instanceof PatchError) return error;
+    throw error;
+  }
+  throw new Error('the patch was applied');
+};
+
+describe('applyJsonPatch bounds', () => {
+  const doubling = (count: number): PatchOperation[] =>
+    Array.from({ length: count }, (_, i) => ({ op: 'copy', from: '', path: `/k${i}` }));
+
+  it('refuses a doubling copy once the copies pass maxSize, long before the 40th operation', () => {
+    const error = refusal({ name: 'x'.repeat(100) }, doubling(40));
+    // 110 characters doubled: past 1 MiB after about 13 copies.
+    expect(error.index).toBeLessThan(16);
+    expect(error.message).toMatch(/more than 1048576 characters/);
+  });
+
+  it('refuses 1,000 copies of the document into one key, each a level deeper, at the depth bound', () => {
+    const ops = Array.from({ length: 1000 }, (): PatchOperation => ({ op: 'copy', from: '', path: '/next' }));
+    const error = refusal({ name: 'x' }, ops);
+    expect(error.index).toBe(63);
+    expect(error.message).toMatch(/deeper than 64 levels/);
+  });
+
+  it('counts what every insertion adds against maxSize, removals giving no credit', () => {
+    const limits = { maxSize: 100, maxDepth: 64 };
+    expect(applyJsonPatch({}, [{ op: 'add', path: '/a', value: 'x'.repeat(90) }], limits)).toEqual({
+      a: 'x'.repeat(90),
+    });
+    const cycle: PatchOperation[] = [
+      { op: 'add', path: '/a', value: 'x'.repeat(40) },
+      { op: 'remove', path: '/a' },
+    ];
+    expect(refusal({}, [...cycle, ...cycle, ...cycle], limits).index).toBe(4);
+    expect(refusal({}, [{ op: 'replace', path: '', value: ['y'.repeat(100)] }], limits).index).toBe(0);
+  });
+
+  it('reorders by move without charging, so a long list can be shuffled', () => {
+    const list = Array.from({ length: 100 }, (_, i) => ({ name: `v${i}`, payload: 'p'.repeat(50) }));
+    const moves: PatchOperation[] = Array.from({ length: 1000 }, () => ({
+      op: 'move',
+      from: '/0',
+      path: '/99',
+    }));
+    const out = applyJsonPatch(list, moves, { maxSize: 100, maxDepth: 64 }) as typeof list;
+    expect(out.map((v) => v.name)).toEqual(list.map((v) => v.name));
+  });
+
+  it('refuses a value that would land deeper than maxDepth', () => {
+    expect(applyJsonPatch({ a: {} }, [{ op: 'add', path: '/a/b', value: nested(62) }])).toBeTruthy();
+    expect(refusal({ a: {} }, [{ op: 'add', path: '/a/b', value: nested(63) }]).message).toMatch(
+      /deeper than 64 levels/,
+    );
+  });
+
+  it('refuses a copy of the document into its own deepest point (depth doubling)', () => {
+    // {a: {}} is 2 levels; each copy of "" below the innermost {} doubles that: 4, 8, … 128.
+    const ops: PatchOperation[] = [];
+    for (let depth = 2; depth <= 64; depth *= 2) ops.push({ op: 'copy', from: '', path: '/a'.repeat(depth) });
+    const error = refusal({ a: {} }, ops);
+    expect(error.index).toBe(5);
+    expect(error.message).toMatch(/deeper than 64 levels/);
+    expect(measureJson(applyJsonPatch({ a: {} }, ops.slice(0, 5))).depth).toBe(64);
+  });
+
+  it('refuses a move to a place that would nest the value too deep', () => {
+    const input = { deep: nested(40), x: nested(40) };
+    const path = `/deep${'/a'.repeat(38)}/x`;
+    expect(refusal(input, [{ op: 'move', from: '/x', path }]).message).toMatch(/deeper than 64/);
   });
 });

@@ -7,7 +7,12 @@ import type { Principal } from '../../platform/http/auth.js';
 import { invalid, invalidField, notFound } from '../../platform/http/errors.js';
 import { checkIfMatch } from '../../platform/http/etag.js';
 import { validationDetails } from '../../platform/http/validation.js';
-import { applyJsonPatch, PatchError, type PatchOperation } from '../../platform/json-patch.js';
+import {
+  applyJsonPatch,
+  DEFAULT_PATCH_LIMITS,
+  PatchError,
+  type PatchOperation,
+} from '../../platform/json-patch.js';
 import { appendEvent } from '../events/index.js';
 import { finishDraft, type StrategyDraft } from './strategies.input.js';
 import {
@@ -256,7 +261,10 @@ export const patchStrategy = (
     (before) => {
       let patched: unknown;
       try {
-        patched = applyJsonPatch(toStrategy(before), ops as PatchOperation[]);
+        patched = applyJsonPatch(toStrategy(before), ops as PatchOperation[], {
+          ...DEFAULT_PATCH_LIMITS,
+          maxSize: deps.config.BODY_LIMIT,
+        });
       } catch (error) {
         if (error instanceof PatchError) throw invalidField(`/body/${error.index}`, error.message);
         throw error;

@@ -4,7 +4,12 @@ import { type Db, transaction } from '../../platform/db/index.js';
 import type { Principal } from '../../platform/http/auth.js';
 import { type ErrorDetail, invalid, notFound } from '../../platform/http/errors.js';
 import { checkIfMatch } from '../../platform/http/etag.js';
-import { applyJsonPatch, PatchError, type PatchOperation } from '../../platform/json-patch.js';
+import {
+  applyJsonPatch,
+  DEFAULT_PATCH_LIMITS,
+  PatchError,
+  type PatchOperation,
+} from '../../platform/json-patch.js';
 import { appendEvent } from '../events/index.js';
 import { findFlagArchivedState, lockFlag } from '../flags/index.js';
 import {
@@ -46,11 +51,17 @@ export function prepareVariants(input: VariantInputType[], path = '/body'): Stor
   return fixVariantWeights(clean, path);
 }
 
-/** Applies the patch, then validates the resulting list as a PUT body would be. */
-function patchVariants(current: StoredVariant[], patch: PatchBodyType): StoredVariant[] {
+/**
+ * Applies the patch, then validates the resulting list as a PUT body would be; the patch may insert
+ * at most `bodyLimit` (BODY_LIMIT) of JSON, what a PUT of the list could carry.
+ */
+function patchVariants(current: StoredVariant[], patch: PatchBodyType, bodyLimit: number): StoredVariant[] {
   let result: unknown;
   try {
-    result = applyJsonPatch(current, patch as PatchOperation[]);
+    result = applyJsonPatch(current, patch as PatchOperation[], {
+      ...DEFAULT_PATCH_LIMITS,
+      maxSize: bodyLimit,
+    });
   } catch (error) {
     if (error instanceof PatchError) {
       throw invalid(error.message, [{ path: `/body/${error.index}`, message: error.message }]);
@@ -117,7 +128,9 @@ export async function changeEnvironmentVariants(
     // Read after the flag's lock: of writers holding one ETag, only the first to lock passes.
     await checkIfMatch(ifMatch, () => response(env.variants));
     const next =
-      'replace' in change ? prepareVariants(change.replace) : patchVariants(env.variants, change.patch);
+      'replace' in change
+        ? prepareVariants(change.replace)
+        : patchVariants(env.variants, change.patch, deps.config.BODY_LIMIT);
     await writeEnvironments(tx, t, [env], next, by);
     return response(next);
   });
@@ -187,7 +200,10 @@ export async function changeFlagVariants(
   return transaction(deps.database.db, async (tx) => {
     const envs = await loadFlag(tx, t.projectId, t.featureName);
     const before = envs[0]?.variants ?? [];
-    const next = 'replace' in change ? prepareVariants(change.replace) : patchVariants(before, change.patch);
+    const next =
+      'replace' in change
+        ? prepareVariants(change.replace)
+        : patchVariants(before, change.patch, deps.config.BODY_LIMIT);
     await saveVariants(
       tx,
       t.featureName,

@@ -1,6 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { LogController } from 'fastify';
 import { type Config, trustProxy } from '../../config.js';
+import { registerBodyDepth } from './body-depth.js';
 import { acceptEmptyBodies } from './empty-body.js';
 import { clientErrorResponse, frameworkErrorBody, registerErrorHandling } from './error-handler.js';
 import { registerLargeBodies } from './large-bodies.js';
@@ -11,7 +12,8 @@ import { registerValidation } from './validation.js';
 
 /**
  * The HTTP server with the service's conventions, before any route: JSON errors for everything
- * (validation, parser failures, bad percent-escapes, unknown paths), JSON or empty bodies only,
+ * (validation, parser failures, bad percent-escapes, unknown paths), JSON or empty bodies only
+ * (nested at most MAX_JSON_DEPTH levels),
  * security headers on every answer, secrets kept out of the log.
  * The service (app.ts) and an edge replica (src/edge/) both start from it.
  */
@@ -65,6 +67,7 @@ export function createServer(config: Config) {
   // Bodies are JSON or nothing: no text/plain fallback, so anything else is a 415.
   app.removeContentTypeParser('text/plain');
   acceptEmptyBodies(app);
+  registerBodyDepth(app);
   app.addSchema(ErrorSchema);
   // Before any hook that can refuse the request: 401s and 404s carry them too.
   registerSecurityHeaders(app, { hsts });
