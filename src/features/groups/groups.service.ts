@@ -140,9 +140,32 @@ export function changeGroup(deps: Deps, id: number, input: GroupInput, by: Princ
         data: eventData(group),
         preData: eventData(previous),
       });
+      await recordMemberChanges(tx, id, eventData(previous).users, members, by);
       return group;
     }),
   );
+}
+
+/**
+ * One `group-user-added` (data `{groupId, userId}`) per new member and one `group-user-removed`
+ * (preData `{groupId, userId}`) per member gone, as Unleash records a change of a group's members.
+ */
+async function recordMemberChanges(
+  tx: Db,
+  groupId: number,
+  before: number[],
+  after: number[],
+  by: Principal,
+) {
+  const had = new Set(before);
+  const has = new Set(after);
+  const who = { createdBy: by.name, createdByUserId: by.userId };
+  for (const userId of after.filter((id) => !had.has(id))) {
+    await appendEvent(tx, { type: 'group-user-added', ...who, data: { groupId, userId } });
+  }
+  for (const userId of before.filter((id) => !has.has(id))) {
+    await appendEvent(tx, { type: 'group-user-removed', ...who, data: null, preData: { groupId, userId } });
+  }
 }
 
 /** Deletes the group; its members lose what it gave them (memberships and roles cascade). */

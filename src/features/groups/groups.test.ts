@@ -51,6 +51,15 @@ describe('/api/admin/groups', () => {
       users: [ada.id],
       description: 'DX squad',
     });
+    // The spec's member events, as Unleash records a change of members.
+    const added = await api(t).lastEvent('group-user-added');
+    expect(added?.data).toEqual({ groupId: group.id, userId: bob.id });
+    const removed = await api(t).lastEvent('group-user-removed');
+    expect(removed?.pre_data).toEqual({ groupId: group.id, userId: ada.id });
+    // Members omitted: they stay, and no member event is recorded.
+    const before = await api(t).count('events', "type LIKE 'group-user-%'");
+    expect((await t.send('PUT', `/api/admin/groups/${group.id}`, { name })).statusCode).toBe(200);
+    expect(await api(t).count('events', "type LIKE 'group-user-%'")).toBe(before);
 
     expect((await t.send('DELETE', `/api/admin/groups/${group.id}`)).statusCode).toBe(200);
     expect((await t.send('GET', `/api/admin/groups/${group.id}`)).statusCode).toBe(404);
