@@ -1,11 +1,16 @@
 import { type Kysely, sql } from 'kysely';
 import type { DB } from '../../platform/db/schema.js';
 
-/** The projects where the user holds a role, directly or through a group (read only). */
+/**
+ * The projects where the user holds a role, directly or through a group (read only). A root role
+ * counts as a role in `default`, as Unleash stores it (its role_user row for a root role names
+ * `default`), so every user with a root role has that project on the dashboard.
+ */
 const rolesOf = (userId: number) => sql`(
     SELECT ru.project, ru.role_id FROM role_user ru WHERE ru.user_id = ${userId}
     UNION SELECT gr.project, gr.role_id FROM group_role gr JOIN group_user gu ON gu.group_id = gr.group_id
-      WHERE gu.user_id = ${userId})`;
+      WHERE gu.user_id = ${userId}
+    UNION SELECT 'default', u.root_role_id FROM users u WHERE u.id = ${userId} AND u.root_role_id IS NOT NULL)`;
 
 /** Active flags the user created or favorited, by name. */
 export async function personalFlags(db: Kysely<DB>, userId: number) {

@@ -53,8 +53,10 @@ describe('personal dashboard', () => {
       { name: mine, project, type: 'release' },
       { name: favorite, project: 'default', type: 'release' },
     ]);
+    // `default` too: a root role counts as a role there, as Unleash lists it for every such user.
     expect(body.projects).toEqual([
       { id: project, name: 'Dashboard', health: 50, technicalDebt: 50, memberCount: 2, featureCount: 2 },
+      expect.objectContaining({ id: 'default', name: 'Default' }),
     ]);
     expect(body.projectOwners).toEqual([
       {

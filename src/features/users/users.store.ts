@@ -283,10 +283,14 @@ export async function rolesOfUser(db: Db, userId: number, projectId?: string): P
 
 /** The projects where the user holds a role, directly or through a group, by id. */
 export async function projectsOfUser(db: Db, userId: number): Promise<string[]> {
+  // A root role counts as a role in `default`, where Unleash records it (its profile lists
+  // `default` for every user with a root role).
   const { rows } = await sql<{ project: string }>`
     SELECT ru.project FROM role_user ru WHERE ru.user_id = ${userId}
     UNION
     SELECT gr.project FROM group_role gr JOIN group_user gu ON gu.group_id = gr.group_id WHERE gu.user_id = ${userId}
+    UNION
+    SELECT 'default' FROM users u WHERE u.id = ${userId} AND u.root_role_id IS NOT NULL
     ORDER BY 1`.execute(db);
   return rows.map((r) => r.project);
 }

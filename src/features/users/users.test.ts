@@ -562,7 +562,8 @@ describe('your profile and roles', () => {
     const profile = (await t.send('GET', '/api/admin/user/profile', undefined, me)).json();
     expect(profile).toMatchObject({
       rootRole: { id: 2, name: 'Editor', type: 'root' },
-      projects: [project, other].sort(),
+      // A root role counts as a role in `default`, as Unleash lists it.
+      projects: ['default', project, other].sort(),
       groups: [{ id: group.json().id }],
       subscriptions: [],
       features: [],
