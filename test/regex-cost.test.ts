@@ -86,7 +86,7 @@ describe('regular expressions cannot block the service (issue 43, finding 2)', (
   it('keeps /health within 100 ms while the attacks are answered', async () => {
     const cookie = asUser(viewer).cookie;
     const imported = uniqueName('rx-import');
-    const validate = (pattern = HUGE) =>
+    const validate = (pattern = HUGE, count = 30) =>
       post(
         '/api/admin/features-batch/validate',
         {
@@ -94,7 +94,7 @@ describe('regular expressions cannot block the service (issue 43, finding 2)', (
           environment: 'development',
           data: {
             features: [{ name: imported, type: 'release', project: 'default' }],
-            featureStrategies: Array.from({ length: 30 }, (_, i) => ({
+            featureStrategies: Array.from({ length: count }, (_, i) => ({
               name: 'default',
               featureName: imported,
               parameters: {},
@@ -133,6 +133,8 @@ describe('regular expressions cannot block the service (issue 43, finding 2)', (
     const { result, times } = await healthDuring(
       (async () => ({
         validate: await validate(),
+        // Allowed patterns, each compiled in a few ms, but 200 distinct ones: the compile budget.
+        many: await validate(AT_BOUND, 200),
         frontend: await frontend(),
         playground: await playground(),
       }))(),
@@ -147,6 +149,12 @@ describe('regular expressions cannot block the service (issue 43, finding 2)', (
     );
     expect(invalid.affectedItems).toHaveLength(30);
     for (const item of invalid.affectedItems) expect(item).toMatch(/regular expression too large\/complex/);
+
+    expect(result.many.status).toBe(200);
+    const overBudget = result.many.body.errors
+      .flatMap((e: { affectedItems: string[] }) => e.affectedItems)
+      .filter((item: string) => item.includes('regular expressions too many/large in one request'));
+    expect(overBudget.length).toBeGreaterThan(150);
 
     expect(result.frontend.status).toBe(200);
     expect(result.frontend.body.toggles.map((x: { name: string }) => x.name)).toEqual([flag.plain]);

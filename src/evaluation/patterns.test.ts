@@ -1,6 +1,7 @@
 import { RE2JS } from 're2js';
 import { describe, expect, it } from 'vitest';
 import {
+  COMPILE_BUDGET,
   compilePattern,
   estimateProgramSize,
   fullMatch,
@@ -8,6 +9,7 @@ import {
   MAX_INPUT,
   MAX_PATTERN_LENGTH,
   MAX_PROGRAM,
+  withCompileBudget,
 } from './patterns.js';
 
 /** 300 distinct names of 6-12 letters, as an alternation (what a list of users looks like). */
@@ -113,5 +115,23 @@ describe('user patterns (evaluation/patterns.ts)', () => {
     expect(fullMatch('[a-z]+', 'abc1')).toBe(false);
     expect(fullMatch('a|b', 'ab')).toBe(false);
     expect(fullMatch('.{1000}'.repeat(142), 'x')).toBe(false);
+  });
+
+  it('holds one validation to its compile budget; cached patterns are free', () => {
+    const seen = compilePattern('^budget-seen-.{1000}$');
+    const results = withCompileBudget(() => {
+      const fresh = Array.from({ length: 20 }, (_, i) => compilePattern(`^budget-${i}-.{1000}.{990}$`));
+      return { fresh, seen: compilePattern('^budget-seen-.{1000}$') };
+    });
+    const compiled = results.fresh.filter((r) => r.ok).length;
+    expect(compiled).toBe(Math.floor(COMPILE_BUDGET / estimateProgramSize('^budget-0-.{1000}.{990}$')));
+    expect(results.fresh.at(-1)).toEqual({
+      ok: false,
+      tooLarge: true,
+      reason: `regular expressions too many/large in one request: more than ${COMPILE_BUDGET} instructions to compile; send fewer or smaller patterns`,
+    });
+    expect(results.seen).toBe(seen);
+    // Refused for the budget only: outside it, the same pattern compiles.
+    expect(compilePattern('^budget-19-.{1000}.{990}$').ok).toBe(true);
   });
 });

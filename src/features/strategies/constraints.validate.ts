@@ -1,6 +1,6 @@
 import { Address4, Address6 } from 'ip-address';
 import semver from 'semver';
-import { compilePattern, OPERATORS, type Operator } from '../../evaluation/index.js';
+import { compilePattern, OPERATORS, type Operator, withCompileBudget } from '../../evaluation/index.js';
 import type { ErrorDetail } from '../../platform/http/errors.js';
 
 /** The 19 operators the admin API accepts (docs/evaluation.md §0.6); any other is a 400. */
@@ -119,7 +119,10 @@ function quoted(value: string): string {
 
 /** Every problem of every constraint in a list at `base` (e.g. `/body/constraints`). */
 export function constraintsProblems(constraints: ConstraintInput[] | undefined, base: string): ErrorDetail[] {
-  return (constraints ?? []).flatMap((c, i) => constraintProblems(c, `${base}/${i}`));
+  // One compile budget per list (up to 1,000 constraints), or the caller's for a whole document.
+  return withCompileBudget(() =>
+    (constraints ?? []).flatMap((c, i) => constraintProblems(c, `${base}/${i}`)),
+  );
 }
 
 /** The constraint as stored: the known properties, `caseInsensitive` and `inverted` defaulting to false. */
