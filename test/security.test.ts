@@ -266,7 +266,9 @@ describe('rate limits on token creation (TOKEN_CREATE_RATE_LIMIT per minute per 
 describe('user-supplied patterns run with RE2 (linear time): a catastrophic pattern answers fast', () => {
   let t: TestApp;
   const EVIL = '(a+)+$';
-  const LONG = `${'a'.repeat(20_000)}!`;
+  // Within the 4,096 characters a small pattern reads (src/evaluation/patterns.ts MAX_INPUT), so
+  // that the pattern really runs on it; a longer value never matches (docs/evaluation.md §6.3).
+  const LONG = `${'a'.repeat(4_000)}!`;
   beforeAll(async () => {
     t = await startTestApp();
   });
@@ -339,12 +341,21 @@ describe('user-supplied patterns run with RE2 (linear time): a catastrophic patt
     const matching = await t.send('POST', '/api/admin/playground', {
       environment: 'development',
       projects: ['default'],
-      context: { appName: 'web', userId: 'a'.repeat(20_000) },
+      context: { appName: 'web', userId: 'a'.repeat(4_000) },
     });
     expect(
       (matching.json().features as { name: string; isEnabled: boolean }[]).find((f) => f.name === flag)
         ?.isEnabled,
     ).toBe(true);
+    const overBound = await t.send('POST', '/api/admin/playground', {
+      environment: 'development',
+      projects: ['default'],
+      context: { appName: 'web', userId: 'a'.repeat(4_097) },
+    });
+    expect(
+      (overBound.json().features as { name: string; isEnabled: boolean }[]).find((f) => f.name === flag)
+        ?.isEnabled,
+    ).toBe(false);
   });
 });
 

@@ -70,6 +70,11 @@ const rows: Row[] = [
   ['REGEX', { value: '(?=a)', inverted: true }, { f: 'a' }, true],
   ['REGEX', { value: null }, { f: 'a' }, false],
   ['REGEX', { value: 'a' }, {}, false],
+  // patterns.ts: a value over the input bound, or a pattern over the program bound, never matches.
+  ['REGEX', { value: 'a' }, { f: 'a'.repeat(4_096) }, true],
+  ['REGEX', { value: 'a' }, { f: 'a'.repeat(4_097) }, false],
+  ['REGEX', { value: 'a', inverted: true }, { f: 'a'.repeat(4_097) }, true],
+  ['REGEX', { value: '.{1000}'.repeat(142) }, { f: 'x'.repeat(200_000) }, false],
   ['IN_CIDR', { values: ['10.0.0.0/8'] }, { f: '10.1.2.3' }, true],
   ['IN_CIDR', { values: ['10.0.0.0/8'] }, { f: '11.1.2.3' }, false],
   ['IN_CIDR', { values: ['bad', '::1'] }, { f: '0:0:0:0:0:0:0:1' }, true],

@@ -1,7 +1,7 @@
 import { Address4, Address6 } from 'ip-address';
-import { RE2JS } from 're2js';
 import { parse as parseSemver, type SemVer } from 'semver';
 import { type ContextView, resolveContextValue } from './context.js';
+import { compilePattern } from './patterns.js';
 import type { ConstraintInput } from './types.js';
 
 /** A constraint whose operands were parsed when the snapshot was built (docs/evaluation.md §0.10). */
@@ -163,18 +163,19 @@ function compileSemver(input: ConstraintInput): Matcher {
   };
 }
 
-/** RE2 syntax (linear time), unanchored `find`; an invalid pattern never matches (§6.3). */
+/**
+ * RE2 syntax (linear time), unanchored `find`; an invalid pattern, one over the bounds of
+ * patterns.ts, or a context value longer than the pattern's input bound never matches (§6.3).
+ * Compiled here, when the snapshot is built, once per distinct pattern (patterns.ts caches them).
+ */
 function compileRegex(input: ConstraintInput): Matcher {
   if (typeof input.value !== 'string') return () => false;
-  let pattern: RE2JS;
-  try {
-    pattern = RE2JS.compile(input.value, input.caseInsensitive ? RE2JS.CASE_INSENSITIVE : 0);
-  } catch {
-    return () => false;
-  }
+  const compiled = compilePattern(input.value, Boolean(input.caseInsensitive));
+  if (!compiled.ok) return () => false;
+  const { pattern } = compiled;
   return ({ context }) => {
     const value = resolveContextValue(context, input.contextName);
-    return value !== undefined && pattern.matcher(value).find();
+    return value !== undefined && pattern.find(value);
   };
 }
 

@@ -6,4 +6,12 @@ export { OPERATORS, type Operator } from './constraints.js';
 export { type ContextView, prepareContext } from './context.js';
 export { type Decision, decideFlag } from './decide.js';
 export { evaluateAll, evaluateCompiled, evaluateFlag } from './evaluate.js';
+export {
+  anchored,
+  compilePattern,
+  fullMatch,
+  type PatternResult,
+  type UserPattern,
+  withCompileBudget,
+} from './patterns.js';
 export type * from './types.js';

@@ -1,4 +1,5 @@
 import type { Deps } from '../../deps.js';
+import { fullMatch } from '../../evaluation/index.js';
 import { type Database, type Db, singleStatement, transaction } from '../../platform/db/index.js';
 import { isClientCaused } from '../../platform/db/pg-errors.js';
 import type { Principal } from '../../platform/http/auth.js';
@@ -6,7 +7,6 @@ import { AppError, invalidField, nameExists, notFound } from '../../platform/htt
 import { checkIfMatch, etagOf } from '../../platform/http/etag.js';
 import { batchesPer } from '../../platform/keyed-batches.js';
 import type { Reads } from '../../platform/read-cache.js';
-import { fullMatch } from '../../platform/regex.js';
 import { appendEvent, appendEvents } from '../events/index.js';
 import { maintenanceError, refuseInMaintenance } from '../maintenance/index.js';
 import { tagNewFlag } from '../tags/index.js';

@@ -1,5 +1,5 @@
+import { anchored, compilePattern, fullMatch } from '../../evaluation/index.js';
 import { invalidField } from '../../platform/http/errors.js';
-import { compileUserPattern, fullMatch } from '../../platform/regex.js';
 import type { FeatureNamingInput } from './projects.schemas.js';
 
 export interface FeatureNaming {
@@ -34,7 +34,11 @@ export function checkFeatureNaming(input: FeatureNamingInput | null, path: strin
   if (WHITESPACE.test(pattern)) {
     throw invalidField(`${path}/pattern`, 'The pattern may not contain spaces or whitespace escapes.');
   }
-  if (!compileUserPattern(pattern)) {
+  // Checked as fullMatch compiles it, anchored, so that an accepted pattern is one it can use.
+  const compiled = compilePattern(anchored(pattern));
+  if (!compiled.ok && compiled.tooLarge)
+    throw invalidField(`${path}/pattern`, `The pattern is refused: ${compiled.reason}.`);
+  if (!compiled.ok) {
     throw invalidField(`${path}/pattern`, `"${pattern}" is not a valid regular expression.`);
   }
   if (example !== null && !fullMatch(pattern, example)) {

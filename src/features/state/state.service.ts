@@ -1,4 +1,5 @@
 import type { Deps } from '../../deps.js';
+import { withCompileBudget } from '../../evaluation/index.js';
 import { transaction } from '../../platform/db/index.js';
 import type { Principal } from '../../platform/http/auth.js';
 import { AppError } from '../../platform/http/errors.js';
@@ -162,7 +163,7 @@ export async function importState(
       const local = segments.ids.get(s.name);
       if (s.id !== undefined && local !== undefined) segmentIds.set(s.id, local);
     }
-    const { problems, plan } = checkState(doc, facts, keep, segmentIds);
+    const { problems, plan } = withCompileBudget(() => checkState(doc, facts, keep, segmentIds));
     problems.unshift(...checked.problems);
     if (problems.length > 0) {
       throw new AppError(

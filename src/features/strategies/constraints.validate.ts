@@ -1,8 +1,7 @@
 import { Address4, Address6 } from 'ip-address';
 import semver from 'semver';
-import { OPERATORS, type Operator } from '../../evaluation/index.js';
+import { compilePattern, OPERATORS, type Operator, withCompileBudget } from '../../evaluation/index.js';
 import type { ErrorDetail } from '../../platform/http/errors.js';
-import { compileUserPattern } from '../../platform/regex.js';
 
 /** The 19 operators the admin API accepts (docs/evaluation.md §0.6); any other is a 400. */
 export { OPERATORS, type Operator };
@@ -58,14 +57,20 @@ export function isIpOrCidr(value: string): boolean {
   return Address4.isValid(value) || Address6.isValid(value);
 }
 
-function checkValue(operator: Operator, value: string): string | undefined {
+/** Why a REGEX value is refused: RE2 cannot compile it, or it is over the bounds of evaluation/patterns.ts. */
+function patternProblem(value: string, caseInsensitive: boolean): string | undefined {
+  const result = compilePattern(value, caseInsensitive);
+  if (result.ok) return undefined;
+  return result.tooLarge ? `is refused: ${result.reason}` : 'must be a valid regular expression (RE2 syntax)';
+}
+
+function checkValue(operator: Operator, value: string, caseInsensitive: boolean): string | undefined {
   if (operator.startsWith('NUM_')) return isNumeric(value) ? undefined : 'must be a number';
   if (operator.startsWith('DATE_'))
     return isRfc3339(value) ? undefined : 'must be an RFC 3339 date-time, e.g. 2025-01-31T12:00:00Z';
   if (operator.startsWith('SEMVER_'))
     return isStrictSemver(value) ? undefined : 'must be a valid semantic version, e.g. 1.2.3 (no leading v)';
-  if (operator === 'REGEX')
-    return compileUserPattern(value) ? undefined : 'must be a valid regular expression (RE2 syntax)';
+  if (operator === 'REGEX') return patternProblem(value, caseInsensitive);
   return undefined;
 }
 
@@ -102,14 +107,22 @@ export function constraintProblems(c: ConstraintInput, base: string): ErrorDetai
     add('/value', `The ${operator} operator needs a non-empty \`value\`.`);
     return problems;
   }
-  const wrong = checkValue(operator, c.value);
-  if (wrong) add('/value', `The ${operator} value ${JSON.stringify(c.value)} ${wrong}.`);
+  const wrong = checkValue(operator, c.value, c.caseInsensitive === true);
+  if (wrong) add('/value', `The ${operator} value ${quoted(c.value)} ${wrong}.`);
   return problems;
+}
+
+/** The value as a message quotes it: its first 100 characters, so a refused 1 MB value is not echoed. */
+function quoted(value: string): string {
+  return JSON.stringify(value.length > 100 ? `${value.slice(0, 100)}…` : value);
 }
 
 /** Every problem of every constraint in a list at `base` (e.g. `/body/constraints`). */
 export function constraintsProblems(constraints: ConstraintInput[] | undefined, base: string): ErrorDetail[] {
-  return (constraints ?? []).flatMap((c, i) => constraintProblems(c, `${base}/${i}`));
+  // One compile budget per list (up to 1,000 constraints), or the caller's for a whole document.
+  return withCompileBudget(() =>
+    (constraints ?? []).flatMap((c, i) => constraintProblems(c, `${base}/${i}`)),
+  );
 }
 
 /** The constraint as stored: the known properties, `caseInsensitive` and `inverted` defaulting to false. */

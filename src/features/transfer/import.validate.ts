@@ -1,5 +1,5 @@
+import { fullMatch } from '../../evaluation/index.js';
 import { allows, type Permission, type Principal } from '../../platform/http/auth.js';
-import { fullMatch } from '../../platform/regex.js';
 import type { WantedParent } from '../dependencies/index.js';
 import type { BatchFlag, BatchLink } from '../flags/index.js';
 import {
