@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { LRUCache } from 'lru-cache';
 import { RE2JS } from 're2js';
 
@@ -44,21 +45,18 @@ export const MATCH_BUDGET = 262_144;
  * validation of distinct allowed patterns would still compile for minutes.
  */
 export const COMPILE_BUDGET = 20_000;
-let budget: number | undefined;
+/** The budget of the validation running in this asynchronous context (imports yield meanwhile). */
+const budgets = new AsyncLocalStorage<{ left: number }>();
 
 /**
- * Runs a synchronous validation with a compile budget, or within the one already running (an
- * import validates many constraint lists under one): once it is spent, patterns not compiled
- * before are refused (not cached: another request may compile them). Cached patterns are free.
+ * Runs a validation (synchronous, or asynchronous as an import's, which yields to other requests)
+ * with a compile budget, or within the one already running (an import validates many constraint
+ * lists under one): once it is spent, patterns not compiled before are refused (not cached:
+ * another request may compile them). Cached patterns are free.
  */
 export function withCompileBudget<T>(run: () => T): T {
-  if (budget !== undefined) return run();
-  budget = COMPILE_BUDGET;
-  try {
-    return run();
-  } finally {
-    budget = undefined;
-  }
+  if (budgets.getStore()) return run();
+  return budgets.run({ left: COMPILE_BUDGET }, run);
 }
 
 /** A compiled, accepted pattern. */
@@ -100,15 +98,16 @@ export function compilePattern(text: string, caseInsensitive = false): PatternRe
   const cached = cache.get(key);
   if (cached) return cached;
   const estimate = estimateProgramSize(text);
+  const budget = budgets.getStore();
   if (estimate <= MAX_ESTIMATE && budget !== undefined) {
-    if (estimate > budget) {
+    if (estimate > budget.left) {
       return {
         ok: false,
         tooLarge: true,
         reason: `regular expressions too many/large in one request: more than ${COMPILE_BUDGET} instructions to compile; send fewer or smaller patterns`,
       };
     }
-    budget -= estimate;
+    budget.left -= estimate;
   }
   const result = compileUncached(text, caseInsensitive, estimate);
   cache.set(key, result);

@@ -1,13 +1,16 @@
 import { Type } from 'typebox';
 import type { Deps } from '../../deps.js';
 import { actor } from '../../platform/http/auth.js';
-import { routes, sendEmpty } from '../../platform/http/routes.js';
+import { jsonInSlices } from '../../platform/http/json-in-slices.js';
+import { routes, sendEmpty, sendSerialized } from '../../platform/http/routes.js';
 import { errorResponses } from '../../platform/http/schemas.js';
 import { acceptYamlBodies } from '../../platform/http/yaml-body.js';
 import { StateDocument, StateImportQuery } from './state.schemas.js';
 import { exportState, importState } from './state.service.js';
 
 const tags = ['Import/Export'];
+/** The whole configuration is serialised in slices, letting other requests run meanwhile. */
+const stateJson = jsonInSlices(StateDocument);
 
 /**
  * Unleash 5.x's state import (deprecated there, removed in 6) and an export it accepts
@@ -31,7 +34,7 @@ export const stateRoutes = (deps: Deps) =>
           response: { 200: StateDocument, ...errorResponses(401, 403) },
         },
       },
-      async () => exportState(deps),
+      async (_request, reply) => sendSerialized(reply, await stateJson(await exportState(deps))),
     );
 
     app.post(

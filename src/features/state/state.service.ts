@@ -1,8 +1,9 @@
 import type { Deps } from '../../deps.js';
 import { withCompileBudget } from '../../evaluation/index.js';
-import { transaction } from '../../platform/db/index.js';
+import { planForManyRows, transaction } from '../../platform/db/index.js';
 import type { Principal } from '../../platform/http/auth.js';
 import { AppError } from '../../platform/http/errors.js';
+import { mapInSlices, WorkSlices } from '../../platform/yielding.js';
 import { importEnvironments } from '../environments/index.js';
 import { appendEvent } from '../events/index.js';
 import { lockProjectAndFlags, upsertFlags } from '../flags/index.js';
@@ -25,7 +26,17 @@ export const STATE_VERSION = 4;
 
 /** GET /api/admin/state/export: every active flag with its configuration, in a fixed order. */
 export async function exportState(deps: Deps): Promise<StateDocumentInput> {
-  const s = await readState(deps.database.db);
+  // One snapshot for every read; whole tables, so planned for many rows whatever the statistics say.
+  const s = await transaction(
+    deps.database.db,
+    async (tx) => {
+      await planForManyRows(tx);
+      return readState(tx);
+    },
+    { isolationLevel: 'repeatable read' },
+  );
+  // Thousands of rows: mapped in slices, so other requests run in between.
+  const slices = new WorkSlices();
   return {
     version: STATE_VERSION,
     environments: s.environments.map((e) => ({
@@ -35,15 +46,19 @@ export async function exportState(deps: Deps): Promise<StateDocumentInput> {
       enabled: e.enabled,
     })),
     projects: s.projects.map((p) => ({ id: p.id, name: p.name, description: p.description })),
-    features: s.features.map((f) => ({
-      name: f.name,
-      project: f.project,
-      type: f.type,
-      description: f.description,
-      stale: f.stale,
-      impressionData: f.impression_data,
-      archived: false,
-    })),
+    features: await mapInSlices(
+      s.features,
+      (f) => ({
+        name: f.name,
+        project: f.project,
+        type: f.type,
+        description: f.description,
+        stale: f.stale,
+        impressionData: f.impression_data,
+        archived: false,
+      }),
+      slices,
+    ),
     strategies: s.strategies.map((t) => ({
       name: t.name,
       title: t.title,
@@ -52,32 +67,44 @@ export async function exportState(deps: Deps): Promise<StateDocumentInput> {
       deprecated: t.deprecated,
       parameters: t.parameters,
     })),
-    featureStrategies: s.featureStrategies.map((r) => ({
-      id: r.id,
-      featureName: r.feature_name,
-      projectId: r.project,
-      environment: r.environment,
-      strategyName: r.strategy_name,
-      title: r.title,
-      disabled: r.disabled,
-      sortOrder: r.sort_order,
-      parameters: r.parameters,
-      constraints: r.constraints as Strategy['constraints'],
-      variants: r.variants as Strategy['variants'],
-    })),
-    featureEnvironments: s.featureEnvironments.map((e) => ({
-      featureName: e.feature_name,
-      environment: e.environment,
-      enabled: e.enabled,
-      variants: e.variants as FlagEnvironment['variants'],
-    })),
+    featureStrategies: await mapInSlices(
+      s.featureStrategies,
+      (r) => ({
+        id: r.id,
+        featureName: r.feature_name,
+        projectId: r.project,
+        environment: r.environment,
+        strategyName: r.strategy_name,
+        title: r.title,
+        disabled: r.disabled,
+        sortOrder: r.sort_order,
+        parameters: r.parameters,
+        constraints: r.constraints as Strategy['constraints'],
+        variants: r.variants as Strategy['variants'],
+      }),
+      slices,
+    ),
+    featureEnvironments: await mapInSlices(
+      s.featureEnvironments,
+      (e) => ({
+        featureName: e.feature_name,
+        environment: e.environment,
+        enabled: e.enabled,
+        variants: e.variants as FlagEnvironment['variants'],
+      }),
+      slices,
+    ),
     tagTypes: s.tagTypes,
     tags: s.tags,
-    featureTags: s.featureTags.map((t) => ({
-      featureName: t.feature_name,
-      tagType: t.tag_type,
-      tagValue: t.tag_value,
-    })),
+    featureTags: await mapInSlices(
+      s.featureTags,
+      (t) => ({
+        featureName: t.feature_name,
+        tagType: t.tag_type,
+        tagValue: t.tag_value,
+      }),
+      slices,
+    ),
     segments: s.segments.map((g) => ({
       id: g.id,
       name: g.name,
@@ -85,10 +112,14 @@ export async function exportState(deps: Deps): Promise<StateDocumentInput> {
       project: g.project,
       constraints: g.constraints as NonNullable<StateDocumentInput['segments']>[number]['constraints'],
     })),
-    featureStrategySegments: s.featureStrategySegments.map((l) => ({
-      featureStrategyId: l.feature_strategy_id,
-      segmentId: l.segment_id,
-    })),
+    featureStrategySegments: await mapInSlices(
+      s.featureStrategySegments,
+      (l) => ({
+        featureStrategyId: l.feature_strategy_id,
+        segmentId: l.segment_id,
+      }),
+      slices,
+    ),
   };
 }
 
@@ -128,8 +159,11 @@ export async function importState(
     // The lock order: each project's row (listed or holding a listed flag; id order), then its
     // listed flags' rows (name order). Projects created below are nobody else's yet.
     const byProject = new Map<string, string[]>((doc.projects ?? []).map((p) => [p.id, []]));
-    for (const f of doc.features ?? [])
-      byProject.set(f.project, [...(byProject.get(f.project) ?? []), f.name]);
+    for (const f of doc.features ?? []) {
+      const names = byProject.get(f.project) ?? [];
+      names.push(f.name);
+      byProject.set(f.project, names);
+    }
     for (const project of [...byProject.keys()].sort()) {
       await lockProjectAndFlags(tx, project, byProject.get(project) ?? []);
     }

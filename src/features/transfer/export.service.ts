@@ -1,7 +1,8 @@
 import type { Deps } from '../../deps.js';
-import { type Db, transaction } from '../../platform/db/index.js';
+import { type Db, planForManyRows, transaction } from '../../platform/db/index.js';
 import type { Principal } from '../../platform/http/auth.js';
 import { invalidField, notFound } from '../../platform/http/errors.js';
+import { mapInSlices, WorkSlices } from '../../platform/yielding.js';
 import { appendEvent } from '../events/index.js';
 import {
   contextFieldsByName,
@@ -14,6 +15,9 @@ import {
   tagTypesByName,
 } from './export.store.js';
 import type { ExportQuery, ExportResult } from './transfer.schemas.js';
+
+/** From this many selected flags on, the configuration is read with set-based joins (planForManyRows). */
+const MANY_FLAGS = 500;
 
 type Strategy = ExportResult['featureStrategies'][number];
 type FlagVariant = ExportResult['featureEnvironments'][number]['variants'][number];
@@ -71,27 +75,38 @@ async function readExport(db: Db, query: ExportQuery, by: Principal): Promise<Ex
     throw notFound(`The project "${selection.project}" does not exist.`);
   }
   const flags = await selectFlags(db, selection);
+  if (flags.length >= MANY_FLAGS) await planForManyRows(db);
   const configuration = await flagConfiguration(db, selection, query.environment);
 
-  const featureStrategies: Strategy[] = configuration.strategies.map((s) => ({
-    name: s.strategy_name,
-    id: s.id,
-    featureName: s.feature_name,
-    title: s.title,
-    parameters: s.parameters,
-    constraints: s.constraints as Strategy['constraints'],
-    variants: s.variants as Strategy['variants'],
-    sortOrder: s.sort_order,
-    disabled: s.disabled,
-    segments: (s.segments ?? []).map(Number),
-  }));
-  const featureEnvironments = configuration.environments.map((e) => ({
-    enabled: e.enabled,
-    featureName: e.feature_name,
-    environment: query.environment,
-    variants: e.variants as FlagVariant[],
-    name: e.feature_name,
-  }));
+  // Thousands of rows: mapped in slices, so other requests run in between.
+  const slices = new WorkSlices();
+  const featureStrategies: Strategy[] = await mapInSlices(
+    configuration.strategies,
+    (s) => ({
+      name: s.strategy_name,
+      id: s.id,
+      featureName: s.feature_name,
+      title: s.title,
+      parameters: s.parameters,
+      constraints: s.constraints as Strategy['constraints'],
+      variants: s.variants as Strategy['variants'],
+      sortOrder: s.sort_order,
+      disabled: s.disabled,
+      segments: (s.segments ?? []).map(Number),
+    }),
+    slices,
+  );
+  const featureEnvironments = await mapInSlices(
+    configuration.environments,
+    (e) => ({
+      enabled: e.enabled,
+      featureName: e.feature_name,
+      environment: query.environment,
+      variants: e.variants as FlagVariant[],
+      name: e.feature_name,
+    }),
+    slices,
+  );
   const segmentIds = [...new Set(featureStrategies.flatMap((s) => s.segments))];
   const tagTypeNames = [...new Set(configuration.tags.map((t) => t.tag_type))];
   const segments = await segmentsById(db, segmentIds);
@@ -105,14 +120,15 @@ async function readExport(db: Db, query: ExportQuery, by: Principal): Promise<Ex
   const tagTypes = await tagTypesByName(db, tagTypeNames);
   const parents = new Map<string, ExportResult['dependencies'][number]['dependencies']>();
   for (const d of configuration.dependencies) {
-    parents.set(d.child, [
-      ...(parents.get(d.child) ?? []),
-      { feature: d.parent, enabled: d.enabled, ...(d.variants ? { variants: d.variants } : {}) },
-    ]);
+    const list = parents.get(d.child) ?? [];
+    list.push({ feature: d.parent, enabled: d.enabled, ...(d.variants ? { variants: d.variants } : {}) });
+    parents.set(d.child, list);
   }
   const links = new Map<string, ExportResult['links'][number]['links']>();
   for (const l of configuration.links) {
-    links.set(l.feature_name, [...(links.get(l.feature_name) ?? []), { url: l.url, title: l.title }]);
+    const list = links.get(l.feature_name) ?? [];
+    list.push({ url: l.url, title: l.title });
+    links.set(l.feature_name, list);
   }
 
   await appendEvent(db, {
@@ -123,8 +139,9 @@ async function readExport(db: Db, query: ExportQuery, by: Principal): Promise<Ex
     ...(selection.kind === 'project' && { project: selection.project }),
     data: { ...selection, environment: query.environment, exported: flags.length },
   });
-  return {
-    features: flags.map((f) => ({
+  const features = await mapInSlices(
+    flags,
+    (f) => ({
       name: f.name,
       description: f.description,
       type: f.type,
@@ -132,7 +149,20 @@ async function readExport(db: Db, query: ExportQuery, by: Principal): Promise<Ex
       stale: f.stale,
       impressionData: f.impression_data,
       archived: f.archived,
-    })),
+    }),
+    slices,
+  );
+  const featureTags = await mapInSlices(
+    configuration.tags,
+    (t) => ({
+      featureName: t.feature_name,
+      tagType: t.tag_type,
+      tagValue: t.tag_value,
+    }),
+    slices,
+  );
+  return {
+    features,
     featureStrategies,
     featureEnvironments,
     contextFields: contextFields.map((c) => ({
@@ -143,11 +173,7 @@ async function readExport(db: Db, query: ExportQuery, by: Principal): Promise<Ex
       legalValues: c.legal_values,
       ...(c.project !== null && { project: c.project }),
     })),
-    featureTags: configuration.tags.map((t) => ({
-      featureName: t.feature_name,
-      tagType: t.tag_type,
-      tagValue: t.tag_value,
-    })),
+    featureTags,
     segments: segments.map((s) => ({ id: s.id, name: s.name })),
     tagTypes,
     dependencies: [...parents].map(([feature, dependencies]) => ({ feature, dependencies })),

@@ -76,7 +76,7 @@ export async function validateImport(
   by: Principal,
 ): Promise<ImportValidation> {
   const facts = await readFacts(deps.database.db, input);
-  return withCompileBudget(() => checkImport(input, facts, by)).validation;
+  return (await withCompileBudget(() => checkImport(input, facts, by))).validation;
 }
 
 /** The 400 of a refused import: the validation's errors, as validate lists them. */
@@ -102,7 +102,7 @@ export async function importDocument(deps: Deps, input: ImportInput, by: Princip
   await transaction(deps.database.db, async (tx) => {
     await lockProjectAndFlags(tx, project, namesIn(input));
     const facts = await readFacts(tx, input);
-    const { validation, plan } = withCompileBudget(() => checkImport(input, facts, by));
+    const { validation, plan } = await withCompileBudget(() => checkImport(input, facts, by));
     if (validation.errors.length > 0) throw refused(validation.errors);
     if (validation.permissions.length > 0) {
       const names = validation.permissions.flatMap((p) => p.affectedItems);

@@ -1,5 +1,6 @@
 import { fullMatch } from '../../evaluation/index.js';
 import { allows, type Permission, type Principal } from '../../platform/http/auth.js';
+import { WorkSlices } from '../../platform/yielding.js';
 import type { WantedParent } from '../dependencies/index.js';
 import type { BatchFlag, BatchLink } from '../flags/index.js';
 import {
@@ -141,13 +142,16 @@ function completeParameters(
  * when nothing is wrong, what the import writes. Pure: the facts come from the database, read once
  * for the whole document. Errors are listed in Unleash's order, then the checks Unleash does not
  * make (a document that is not an export, invalid constraints or variants, dependency rules).
+ * The loops over a document's thousands of entries yield to the event loop every 10 ms
+ * (platform/yielding.ts), so other requests are served meanwhile.
  */
-export function checkImport(
+export async function checkImport(
   input: ImportInput,
   facts: ImportFacts,
   by: Principal,
-): { validation: ImportValidation; plan: ImportPlan } {
+): Promise<{ validation: ImportValidation; plan: ImportPlan }> {
   const { data, project, environment } = input;
+  const slices = new WorkSlices();
   const errors: ImportItem[] = [];
   const warnings: ImportItem[] = [];
   const add = (into: ImportItem[], message: string, items: Iterable<string>, keepOrder = false) => {
@@ -211,9 +215,11 @@ export function checkImport(
   const missingSegments = new Set<string>();
   const docSegments = new Map((data.segments ?? []).map((s) => [s.id, s.name]));
   const strategies = new Map<string, StrategyDraftWithId[]>(imported.map((f) => [f.name, []]));
-  data.featureStrategies.forEach((s, i) => {
+  for (const [i, s] of data.featureStrategies.entries()) {
+    const pause = slices.pause();
+    if (pause) await pause;
     const list = strategies.get(s.featureName);
-    if (!list) return;
+    if (!list) continue;
     const where = `featureStrategies[${i}] (${s.featureName}, ${s.name})`;
     const builtIn = facts.strategyTypes.get(s.name);
     if (builtIn === undefined) unknownTypes.add(s.name);
@@ -249,7 +255,7 @@ export function checkImport(
       variants: variants.stored,
       segments: segments.length > 1 ? [...new Set(segments)].sort((a, b) => a - b) : segments,
     });
-  });
+  }
 
   // Context fields.
   const conflicting = new Set<string>();
@@ -287,6 +293,8 @@ export function checkImport(
   const badTags: string[] = [];
   const tags = new Map<string, { type: string; value: string }[]>(imported.map((f) => [f.name, []]));
   for (const t of data.featureTags ?? []) {
+    const pause = slices.pause();
+    if (pause) await pause;
     const list = tags.get(t.featureName);
     if (!list) continue;
     const value = t.tagValue.trim();
@@ -308,21 +316,25 @@ export function checkImport(
   // On/off and variants in the target environment.
   const enabled = new Map<string, boolean>();
   const variants = new Map<string, StoredVariant[]>();
-  (data.featureEnvironments ?? []).forEach((e, i) => {
+  for (const [i, e] of (data.featureEnvironments ?? []).entries()) {
+    const pause = slices.pause();
+    if (pause) await pause;
     const name = e.featureName ?? e.name;
-    if (name === undefined || !importedNames.has(name)) return;
+    if (name === undefined || !importedNames.has(name)) continue;
     if (e.enabled !== undefined) enabled.set(name, e.enabled);
     if (e.variants !== undefined) {
       const checked = variantList(e.variants, true);
       for (const p of checked.problems) badVariants.push(`featureEnvironments[${i}] (${name}): ${p}`);
       variants.set(name, checked.stored);
     }
-  });
+  }
 
   // Links: when the document has them, the links of every imported flag become the document's.
   const links = data.links && new Map<string, BatchLink[]>(imported.map((f) => [f.name, []]));
   const badLinks: string[] = [];
   for (const entry of data.links ?? []) {
+    const pause = slices.pause();
+    if (pause) await pause;
     const list = links?.get(entry.feature);
     if (!list) continue;
     for (const l of entry.links) {
@@ -339,6 +351,8 @@ export function checkImport(
   const inactiveParents = new Set<string>();
   const badDependencies: string[] = [];
   for (const d of data.dependencies ?? []) {
+    const pause = slices.pause();
+    if (pause) await pause;
     const list = parents.get(d.feature);
     if (!list) continue;
     for (const p of d.dependencies) {

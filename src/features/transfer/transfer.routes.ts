@@ -3,7 +3,8 @@ import { Type } from 'typebox';
 import type { Deps } from '../../deps.js';
 import { actor } from '../../platform/http/auth.js';
 import { AppError } from '../../platform/http/errors.js';
-import { routes, sendEmpty } from '../../platform/http/routes.js';
+import { jsonInSlices } from '../../platform/http/json-in-slices.js';
+import { routes, sendEmpty, sendSerialized } from '../../platform/http/routes.js';
 import { errorResponses } from '../../platform/http/schemas.js';
 import { acceptYamlBodies } from '../../platform/http/yaml-body.js';
 import { exportFlags } from './export.service.js';
@@ -16,6 +17,8 @@ import {
 } from './transfer.schemas.js';
 
 const tags = ['Import/Export'];
+/** An export of thousands of flags is serialised in slices, letting other requests run meanwhile. */
+const exportJson = jsonInSlices(ExportResultSchema);
 const BATCH = '/api/admin/features-batch';
 
 /** The 413 of this slice's routes: names the limit in force and the variable that raises it. */
@@ -61,7 +64,7 @@ export const transferRoutes = (deps: Deps) =>
           const date = deps.now().toISOString().slice(0, 10);
           reply.header('Content-Disposition', `attachment; filename="export-${date}.json"`);
         }
-        return reply.send(result);
+        return sendSerialized(reply, await exportJson(result));
       },
     );
 
