@@ -10,6 +10,9 @@ import { startTestApp, type TestApp } from './harness.js';
  * parameters (odd strings, bad percent-escapes, 10 KB names), query parameters, the body (wrong
  * types, missing and extra fields, huge and deeply nested values, NUL, lone surrogates, RTL,
  * `__proto__` keys, duplicate keys in the raw JSON), the content type, the If-Match header.
+ * Issue 43 added cost generators: JSON Patches whose `copy` operations double the document,
+ * bodies nested 10,000 deep, and REGEX constraints whose compiled program is huge; a request
+ * carrying one of them must be answered within COSTLY_MS.
  *
  * Every answer must be below 500; every 4xx a JSON `{id, name, message}` whose name is one of the
  * error kinds with its status; and a refused request must leave the event log as it was.
@@ -116,6 +119,32 @@ const deep = (levels: number, kind: 'array' | 'object') => {
   return value;
 };
 
+/** A raw JSON text nested `levels` deep, built as text (JSON.stringify itself would overflow). */
+const deepText = (levels: number, kind: 'array' | 'object') =>
+  kind === 'array'
+    ? `${'['.repeat(levels)}1${']'.repeat(levels)}`
+    : `${'{"a":'.repeat(levels)}1${'}'.repeat(levels)}`;
+
+/** Issue 43: a value whose place in a body is replaced by `deepText` after serialisation. */
+const DEEP_MARK = '__fuzz_deep_10000__';
+
+/** Issue 43: each `copy` from the whole document doubles it (40 of them would need 2^40 copies). */
+const patchDoubling = (into: string) =>
+  Array.from({ length: 40 }, (_, i) => ({ op: 'copy', from: '', path: `${into}${i}` }));
+
+/** Issue 43: valid RE2 whose compiled program is huge (~142,000 instructions, ~0.35 s to compile). */
+const COSTLY_PATTERN = '.{1000}'.repeat(142);
+const costlyConstraint = { contextName: 'userId', operator: 'REGEX', value: COSTLY_PATTERN };
+
+/**
+ * A request carrying one of the cost generators must be answered well within the general 10 s:
+ * unbounded, each of them takes seconds (or the whole heap) on its own.
+ */
+const COSTLY_MS = 3_000;
+const isCostly = (payload: string | undefined) =>
+  payload !== undefined &&
+  (payload.includes('.{1000}.{1000}') || payload.includes('"from":""') || payload.length > 20_000);
+
 const ODD_STRINGS = [
   '',
   ' ',
@@ -161,6 +190,18 @@ const hostile: fc.Arbitrary<unknown> = fc.oneof(
       deep(400, 'object'),
       Array.from({ length: 5000 }, (_, i) => `v${i}`),
       Object.fromEntries(Array.from({ length: 2000 }, (_, i) => [`k${i}`, i])),
+    ),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(
+      DEEP_MARK,
+      patchDoubling('/d'),
+      patchDoubling('/variants/'),
+      COSTLY_PATTERN,
+      costlyConstraint,
+      Array.from({ length: 30 }, () => costlyConstraint),
+      [{ name: 'flexibleRollout', constraints: Array.from({ length: 30 }, () => costlyConstraint) }],
     ),
   },
   { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 3 }) },
@@ -255,6 +296,10 @@ const RAW_BODIES = [
   `{"name":"${'a'.repeat(10_240)}"}`,
   '[]'.repeat(3),
   '\uFEFF{}',
+  deepText(10_000, 'object'),
+  deepText(10_000, 'array'),
+  `{"parameters":${deepText(10_000, 'object')}}`,
+  JSON.stringify(patchDoubling('/d')),
 ];
 
 const draw: fc.Arbitrary<Draw> = fc.record({
@@ -317,6 +362,7 @@ function build(d: Draw) {
   else if (d.bodyKind === 'mutated' && op.body) {
     payload = JSON.stringify(mutate(sample(op.body), d.pathChoice, d.action, d.value)) ?? 'null';
   }
+  payload = payload?.replace(`"${DEEP_MARK}"`, deepText(10_000, 'object'));
   const headers: Record<string, string | undefined> = {};
   if (payload !== undefined && d.contentType !== '') headers['content-type'] = d.contentType;
   if (d.ifMatch !== undefined) headers['if-match'] = d.ifMatch;
@@ -359,6 +405,7 @@ describe('generated bad requests over every operation of the OpenAPI document', 
       fc.asyncProperty(draw, async (d) => {
         const req = build(d);
         const before = await maxEventId();
+        const started = performance.now();
         const answer = t.request({
           method: req.method as 'POST',
           url: req.url,
@@ -377,6 +424,13 @@ describe('generated bad requests over every operation of the OpenAPI document', 
           );
           await answer;
           return;
+        }
+        const took = performance.now() - started;
+        if (isCostly(req.payload) && took > COSTLY_MS) {
+          failures.set(
+            `${req.op.method} ${req.op.path}: a costly generator took ${Math.round(took)} ms`,
+            `${req.method} ${req.url.slice(0, 200)} ${String(req.payload).slice(0, 200)}`,
+          );
         }
         if (req.op.path === '/api/admin/maintenance' && res.statusCode < 300) {
           // A valid request may turn maintenance mode on, where writes get 503 by design: turn it off.
