@@ -396,75 +396,154 @@ function problem(res: LightMyRequestResponse): string | undefined {
   return undefined;
 }
 
+type Built = ReturnType<typeof build>;
+
+/** What a run of requests found: failures by kind, statuses, refusals that changed something. */
+class Findings {
+  readonly failures = new Map<string, string>();
+  readonly statuses = new Map<number, number>();
+  changedOnRejection = 0;
+
+  /**
+   * Sends one request and records what is wrong with its answer: none after 10 s (COSTLY_MS for a
+   * cost generator), a 500, a malformed error, or a refusal that recorded an event.
+   */
+  async check(req: Built): Promise<void> {
+    const before = await maxEventId();
+    const started = performance.now();
+    const answer = t.request({
+      method: req.method as 'POST',
+      url: req.url,
+      headers: req.headers,
+      ...(req.payload !== undefined && { payload: req.payload }),
+    });
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<'late'>((resolve) => {
+      timer = setTimeout(() => resolve('late'), 10_000);
+    });
+    const res = await Promise.race([answer, late]).finally(() => clearTimeout(timer));
+    const what = `${req.method} ${req.url.slice(0, 200)} ${String(req.payload).slice(0, 200)}`;
+    if (res === 'late') {
+      this.failures.set(`${req.op.method} ${req.op.path}: no answer within 10 s`, what);
+      await answer;
+      return;
+    }
+    const took = performance.now() - started;
+    if (isCostly(req.payload) && took > COSTLY_MS) {
+      this.failures.set(
+        `${req.op.method} ${req.op.path}: a costly generator took ${Math.round(took)} ms`,
+        what,
+      );
+    }
+    if (req.op.path === '/api/admin/maintenance' && res.statusCode < 300) {
+      // A valid request may turn maintenance mode on, where writes get 503 by design: turn it off.
+      const off = await t.send('POST', '/api/admin/maintenance', { enabled: false });
+      expect(off.statusCode).toBeLessThan(300);
+    }
+    this.statuses.set(res.statusCode, (this.statuses.get(res.statusCode) ?? 0) + 1);
+    let found = problem(res);
+    if (!found && res.statusCode >= 400 && (await maxEventId()) !== before) {
+      found = 'a refused request recorded an event';
+      this.changedOnRejection += 1;
+    }
+    if (found) {
+      const key = `${req.op.method} ${req.op.path}: ${found}`;
+      if (!this.failures.has(key)) {
+        this.failures.set(
+          key,
+          `${req.method} ${req.url.slice(0, 200)} [${req.headers['content-type']}] ${String(req.payload).slice(0, 200)} → ${res.statusCode} ${res.body.slice(0, 300)}`,
+        );
+      }
+    }
+  }
+
+  summary(): string {
+    return [...this.statuses]
+      .sort(([a], [b]) => a - b)
+      .map(([s, n]) => `${s}: ${n}`)
+      .join(', ');
+  }
+
+  expectClean() {
+    expect([...this.failures].map(([k, v]) => `${k}\n    ${v}`)).toEqual([]);
+    expect(this.changedOnRejection).toBe(0);
+  }
+}
+
+/** Every `constraints` array in a sample body replaced by 30 costly REGEX constraints; undefined when it has none. */
+function withCostlyConstraints(value: unknown): unknown {
+  let replaced = false;
+  const walk = (v: unknown): unknown => {
+    if (Array.isArray(v)) return v.map(walk);
+    if (v === null || typeof v !== 'object') return v;
+    return Object.fromEntries(
+      Object.entries(v).map(([k, child]) => {
+        if (k !== 'constraints') return [k, walk(child)];
+        replaced = true;
+        return [k, Array.from({ length: 30 }, () => costlyConstraint)];
+      }),
+    );
+  };
+  const result = walk(value);
+  return replaced ? result : undefined;
+}
+
 describe('generated bad requests over every operation of the OpenAPI document', () => {
   it(`answer below 500 with well-formed errors and change nothing when refused (seed ${SEED}, ${RUNS} runs)`, async () => {
-    const failures = new Map<string, string>();
-    const statuses = new Map<number, number>();
-    let changedOnRejection = 0;
+    const found = new Findings();
     await fc.assert(
-      fc.asyncProperty(draw, async (d) => {
-        const req = build(d);
-        const before = await maxEventId();
-        const started = performance.now();
-        const answer = t.request({
-          method: req.method as 'POST',
-          url: req.url,
-          headers: req.headers,
-          ...(req.payload !== undefined && { payload: req.payload }),
-        });
-        let timer: NodeJS.Timeout | undefined;
-        const late = new Promise<'late'>((resolve) => {
-          timer = setTimeout(() => resolve('late'), 10_000);
-        });
-        const res = await Promise.race([answer, late]).finally(() => clearTimeout(timer));
-        if (res === 'late') {
-          failures.set(
-            `${req.op.method} ${req.op.path}: no answer within 10 s`,
-            `${req.method} ${req.url.slice(0, 200)} ${String(req.payload).slice(0, 200)}`,
-          );
-          await answer;
-          return;
-        }
-        const took = performance.now() - started;
-        if (isCostly(req.payload) && took > COSTLY_MS) {
-          failures.set(
-            `${req.op.method} ${req.op.path}: a costly generator took ${Math.round(took)} ms`,
-            `${req.method} ${req.url.slice(0, 200)} ${String(req.payload).slice(0, 200)}`,
-          );
-        }
-        if (req.op.path === '/api/admin/maintenance' && res.statusCode < 300) {
-          // A valid request may turn maintenance mode on, where writes get 503 by design: turn it off.
-          const off = await t.send('POST', '/api/admin/maintenance', { enabled: false });
-          expect(off.statusCode).toBeLessThan(300);
-        }
-        statuses.set(res.statusCode, (statuses.get(res.statusCode) ?? 0) + 1);
-        let found = problem(res);
-        if (!found && res.statusCode >= 400 && (await maxEventId()) !== before) {
-          found = 'a refused request recorded an event';
-          changedOnRejection += 1;
-        }
-        if (found) {
-          const key = `${req.op.method} ${req.op.path}: ${found}`;
-          if (!failures.has(key)) {
-            failures.set(
-              key,
-              `${req.method} ${req.url.slice(0, 200)} [${req.headers['content-type']}] ${String(req.payload).slice(0, 200)} → ${res.statusCode} ${res.body.slice(0, 300)}`,
-            );
-          }
-        }
-      }),
+      fc.asyncProperty(draw, (d) => found.check(build(d))),
       { seed: SEED, numRuns: RUNS, endOnFailure: true },
     );
-    const summary = [...statuses].sort(([a], [b]) => a - b).map(([s, n]) => `${s}: ${n}`);
     console.info(
-      `fuzz seed ${SEED}, ${RUNS} requests over ${operations.length} operations; ${summary.join(', ')}`,
+      `fuzz seed ${SEED}, ${RUNS} requests over ${operations.length} operations; ${found.summary()}`,
     );
-    expect([...failures].map(([k, v]) => `${k}\n    ${v}`)).toEqual([]);
-    expect(changedOnRejection).toBe(0);
+    found.expectClean();
     // The generated requests did reach the operations: many refused, some accepted.
-    expect([...statuses.keys()].some((s) => s < 300)).toBe(true);
-    expect((statuses.get(400) ?? 0) + (statuses.get(404) ?? 0)).toBeGreaterThan(RUNS / 4);
+    expect([...found.statuses.keys()].some((s) => s < 300)).toBe(true);
+    expect((found.statuses.get(400) ?? 0) + (found.statuses.get(404) ?? 0)).toBeGreaterThan(RUNS / 4);
     expect(Object.prototype).not.toHaveProperty('polluted');
+    expect((await t.request({ method: 'GET', url: '/health' })).statusCode).toBe(200);
+  }, 600_000);
+
+  it('answer each cost generator on every operation with a body, within COSTLY_MS (issue 43)', async () => {
+    const found = new Findings();
+    const known = { kind: 'known' as const, text: '' };
+    const base: Draw = {
+      op: 0,
+      params: [known, known, known, known],
+      query: [],
+      bodyKind: 'mutated',
+      pathChoice: 0,
+      action: 'replace',
+      value: DEEP_MARK,
+      raw: '',
+      contentType: 'application/json',
+      ifMatch: undefined,
+    };
+    const sent = { patch: 0, deep: 0, regex: 0 };
+    for (const [i, op] of operations.entries()) {
+      if (!op.body) continue;
+      const req = build({ ...base, op: i });
+      // A body nested 10,000 deep in place of the sample's first field.
+      await found.check(req);
+      sent.deep++;
+      if (op.body.type === 'array') {
+        // A JSON Patch route (or another list body): 40 copies of the whole document into itself.
+        await found.check({ ...req, payload: JSON.stringify(patchDoubling('/d')) });
+        sent.patch++;
+      }
+      const costly = withCostlyConstraints(sample(op.body));
+      if (costly !== undefined) {
+        await found.check({ ...req, payload: JSON.stringify(costly) });
+        sent.regex++;
+      }
+    }
+    console.info(`fuzz cost generators: ${JSON.stringify(sent)}; ${found.summary()}`);
+    found.expectClean();
+    // Each generator reached the routes it is about: the PATCH routes, the strategy writes.
+    expect(sent.patch).toBeGreaterThanOrEqual(4);
+    expect(sent.regex).toBeGreaterThanOrEqual(4);
     expect((await t.request({ method: 'GET', url: '/health' })).statusCode).toBe(200);
   }, 600_000);
 });
