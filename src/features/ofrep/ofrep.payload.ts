@@ -142,8 +142,9 @@ function payloadValue(
 /**
  * The OFREP answer for one flag and the engine's decision (docs/api.md §10d): a boolean flag is
  * `true`/`false` with the variant `enabled`/`disabled`; any other flag gives the chosen variant's
- * payload (or its name), and no value at all (the application's default) when the flag is off,
- * not enabled for the context, or without a variant.
+ * payload (or its name), and no value at all (OFREP's "use the application's default") when the
+ * flag is off, not enabled for the context, or without a variant. The bulk answer is this; the
+ * single answer fills the missing value in (`withValue`).
  */
 export function ofrepResult(flag: OfrepFlag, decision: Decision | undefined): OfrepResult {
   const enabled = Boolean(decision?.isEnabled);
@@ -171,4 +172,24 @@ export function ofrepResult(flag: OfrepFlag, decision: Decision | undefined): Of
     variant: variant.name,
     metadata,
   };
+}
+
+/** A value of the kind that says "nothing": what a non-boolean flag answers when it has none. */
+function emptyValue(kind: Exclude<ValueKind, 'boolean'>): string | number | object {
+  if (kind === 'number') return 0;
+  return kind === 'object' ? {} : '';
+}
+
+/**
+ * The single-flag answer, which always has a `value`: `@openfeature/ofrep-provider` 0.1.x takes a
+ * 200 without one for a malformed answer (an error, GENERAL) and a value whose `typeof` differs
+ * from the caller's default (`null` too) for TYPE_MISMATCH, and no answer gives that provider the
+ * caller's own default without an error. So an answer without a value gets its kind's empty value
+ * (`""`, `0`, `{}`) and keeps its reason (`DISABLED`, `DEFAULT`) and variant: a resolution, not an
+ * error, as Flipt answers a disabled variant flag. The bulk answer keeps OFREP's code default
+ * (no `value`): the web provider gives the caller's default for it, with the reason.
+ */
+export function withValue(flag: OfrepFlag, result: OfrepResult): OfrepResult {
+  if ('errorCode' in result || result.value !== undefined || flag.kind === 'boolean') return result;
+  return { ...result, value: emptyValue(flag.kind) };
 }

@@ -87,7 +87,7 @@ export const ofrepRoutes = (ports: SdkPorts) =>
               operationId: 'ofrepEvaluateFlag',
               summary: 'Evaluate one flag (OpenFeature OFREP).',
               description:
-                "One flag of the token's projects in the token's environment for the context. The value is a boolean for a flag without variants, else the chosen variant's payload (string, number, or object for `json`) or, for variants without payloads, the variant name; no value when the application's default applies. 404 `FLAG_NOT_FOUND` for a flag outside the token's scope; 400 `PARSE_ERROR` for a payload that is not of its type, `INVALID_CONTEXT` for a body that is not an evaluation request.",
+                "One flag of the token's projects in the token's environment for the context. The value is a boolean for a flag without variants, else the chosen variant's payload (string, number, or object for `json`) or, for variants without payloads, the variant name; when a non-boolean flag has no value (off, not enabled for the context, a variant without payload), the empty value of its kind (`\"\"`, `0` or `{}`) with its reason (`DISABLED`, `DEFAULT`), which the server providers take without an error. 404 `FLAG_NOT_FOUND` for a flag outside the token's scope; 400 `PARSE_ERROR` for a payload that is not of its type, `INVALID_CONTEXT` for a body that is not an evaluation request.",
               params: OfrepFlagParams,
               body: OfrepRequest,
               response: {
@@ -122,7 +122,7 @@ export const ofrepRoutes = (ports: SdkPorts) =>
               operationId: 'ofrepEvaluateFlagsBulk',
               summary: 'Evaluate all flags (OpenFeature OFREP).',
               description:
-                "Every flag of the token's projects in the token's environment (off ones included) for the context, by name, each as the single evaluation gives it; a flag whose payload is not of its type is an inline `PARSE_ERROR` entry. The strong ETag is made from the body: 304 when `If-None-Match` carries it.",
+                "Every flag of the token's projects in the token's environment (off ones included) for the context, by name, each as the single evaluation gives it, except that a non-boolean flag without a value has no `value` (the web providers then give the application's default with the reason); a flag whose payload is not of its type is an inline `PARSE_ERROR` entry. The strong ETag is made from the body: 304 when `If-None-Match` carries it.",
               headers: OfrepBulkHeaders,
               querystring: OfrepBulkQuery,
               body: OfrepRequest,

@@ -42,7 +42,7 @@ export const OfrepSuccess = Type.Object(
         [Type.Boolean(), Type.String(), Type.Number(), Type.Object({}, { additionalProperties: true })],
         {
           description:
-            "The value: a boolean for a flag without variants, else from the chosen variant (its payload as string, number or object, or its name). Absent when the application's default applies (flag off, or no variant).",
+            'The value: a boolean for a flag without variants, else from the chosen variant (its payload as string, number or object, or its name). When a non-boolean flag has none (off, not enabled for the context, or a variant without payload): the kind\'s empty value (`""`, `0`, `{}`) in the single answer, absent (the application\'s default) in the bulk answer.',
         },
       ),
     ),

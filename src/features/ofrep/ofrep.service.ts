@@ -4,7 +4,7 @@ import type { Principal } from '../../platform/http/auth.js';
 import { type SdkPorts, sdkScope } from '../client-api/index.js';
 import { SDK_STALENESS_MS } from '../frontend-api/index.js';
 import { ofrepContext } from './ofrep.context.js';
-import { type OfrepResult, type OfrepScope, ofrepResult, ofrepScope } from './ofrep.payload.js';
+import { type OfrepResult, type OfrepScope, ofrepResult, ofrepScope, withValue } from './ofrep.payload.js';
 
 const scopeOf = sdkScope;
 type Ports = Pick<SdkPorts, 'configuration' | 'now'>;
@@ -24,7 +24,10 @@ async function load({ configuration, now }: Ports, principal: Principal) {
   return { snapshot, scope, environment, env };
 }
 
-/** One flag for the context; `undefined` when the token's scope has no such flag. */
+/**
+ * One flag for the context, always with a value (`withValue`); `undefined` when the token's scope
+ * has no such flag.
+ */
 export async function evaluateOfrepFlag(
   ports: Ports,
   principal: Principal,
@@ -35,7 +38,7 @@ export async function evaluateOfrepFlag(
   const flag = scope.byName.get(key);
   if (!flag) return undefined;
   const context = ofrepContext(raw, environment);
-  return ofrepResult(flag, decideFlag(snapshot.compiled, key, context, env));
+  return withValue(flag, ofrepResult(flag, decideFlag(snapshot.compiled, key, context, env)));
 }
 
 /** A bulk answer as sent: its body and a strong ETag made from it. */
