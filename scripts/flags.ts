@@ -18,7 +18,7 @@ Options for both: --url <service URL> (FLAGSHIP_URL, default http://localhost:42
 export: writes the document to --out (JSON, or YAML for .yaml/.yml), else to standard output.
 import: reads an export (JSON or YAML); asks the service to validate it, prints errors, warnings and
         missing permissions, then imports it in one transaction unless --dry-run. Warnings stop
-        the import unless --force. Exit code 1 when anything is refused.`;
+        the import unless --force; a file that changes nothing is not imported (no --force needed). Exit code 1 when anything is refused.`;
 
 const { values: opts, positionals } = parseArgs({
   allowPositionals: true,
@@ -202,12 +202,19 @@ async function importFlags() {
   say(`3/4 validating against project ${opts.project}, environment ${opts.environment}`);
   const checked = await post('/api/admin/features-batch/validate', body, 'validate');
   if (checked.status !== 200) throw new Failure(`validation refused: ${errorOf(checked)}`);
-  const validation = JSON.parse(checked.body) as Record<'errors' | 'warnings' | 'permissions', unknown[]>;
+  const validation = JSON.parse(checked.body) as Record<'errors' | 'warnings' | 'permissions', unknown[]> & {
+    changes?: number;
+  };
   for (const kind of ['errors', 'warnings', 'permissions'] as const) {
     for (const item of validation[kind]) say(`  ${kind.slice(0, -1)}: ${describe(item)}`);
   }
   if (validation.errors.length > 0 || validation.permissions.length > 0) {
     throw new Failure('not imported: the service reports the problems above');
+  }
+  // The service tried the import: with nothing to change, there is nothing to import or force.
+  if (validation.changes === 0) {
+    say(`nothing to change: the project already is as the file says (${seconds(started)})`);
+    return;
   }
   if (validation.warnings.length > 0 && !opts.force && !opts['dry-run']) {
     throw new Failure('not imported: there are warnings (above); run again with --force to import anyway');

@@ -1,3 +1,3 @@
-export { dropSegments, importSegments } from './segments.batch.service.js';
+export { createSegments, dropSegments, importSegments } from './segments.batch.service.js';
 export type { ImportedSegment } from './segments.batch.store.js';
 export { segmentRoutes } from './segments.routes.js';

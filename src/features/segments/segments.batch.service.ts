@@ -98,3 +98,29 @@ export async function dropSegments(tx: Db, by: Principal): Promise<number> {
     })),
   );
 }
+
+/**
+ * Creates segments no segment has the name of (the caller checked under its locks; a name taken
+ * meanwhile is a unique violation), with new ids, as creating each through the API would: one
+ * `segment-created` per segment. Constraints must be checked and stored-form already, projects
+ * must exist. Returns the new ids by name.
+ */
+export async function createSegments(
+  tx: Db,
+  segments: ImportedSegment[],
+  by: Principal,
+): Promise<Map<string, number>> {
+  const fresh = segments.map((s) => ({ ...s, id: undefined }));
+  const ids = await insertSegments(tx, fresh, by.name);
+  await appendEvents(
+    tx,
+    fresh.map((s) => ({
+      type: 'segment-created',
+      createdBy: by.name,
+      createdByUserId: by.userId,
+      ...(s.project && { project: s.project }),
+      data: { ...eventData({ ...s, id: ids.get(s.name) ?? 0 }), createdBy: by.name },
+    })),
+  );
+  return ids;
+}

@@ -174,7 +174,18 @@ async function readExport(db: Db, query: ExportQuery, by: Principal): Promise<Ex
       ...(c.project !== null && { project: c.project }),
     })),
     featureTags,
-    segments: segments.map((s) => ({ id: s.id, name: s.name })),
+    // Definitions let an import create a missing segment; Unleash's form is names and ids only.
+    segments: segments.map((s) =>
+      query.segmentDefinitions === false
+        ? { id: s.id, name: s.name }
+        : {
+            id: s.id,
+            name: s.name,
+            description: s.description,
+            project: s.project,
+            constraints: s.constraints as Strategy['constraints'],
+          },
+    ),
     tagTypes,
     dependencies: [...parents].map(([feature, dependencies]) => ({ feature, dependencies })),
     links: [...links].map(([feature, list]) => ({ feature, links: list })),

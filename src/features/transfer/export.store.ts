@@ -126,7 +126,13 @@ export async function flagConfiguration(db: Kysely<DB>, selection: Selection, en
 
 export async function segmentsById(db: Kysely<DB>, ids: number[]) {
   if (ids.length === 0) return [];
-  const { rows } = await sql<{ id: number; name: string }>`SELECT id, name FROM segments
+  const { rows } = await sql<{
+    id: number;
+    name: string;
+    description: string | null;
+    project: string | null;
+    constraints: unknown[];
+  }>`SELECT id, name, description, segment_project_id AS project, constraints FROM segments
     WHERE id IN (SELECT (jsonb_array_elements_text(${list(ids)}::jsonb))::int) ORDER BY id`.execute(db);
   return rows;
 }

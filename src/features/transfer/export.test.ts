@@ -149,7 +149,7 @@ describe('contents', () => {
       { name: 'ex-team', description: 'Owning team', icon: null, color: '#123456' },
       { name: 'simple', description: 'Used to simplify filtering of features', icon: '#', color: null },
     ]);
-    expect(doc.segments).toEqual([{ id: dev.strategies[0].segments[0], name: 'ex-beta' }]);
+    expect(doc.segments).toMatchObject([{ id: dev.strategies[0].segments[0], name: 'ex-beta' }]);
     // Context fields named by constraints, strategy stickiness and flag-variant stickiness/overrides.
     expect(doc.contextFields.map((c) => c.name)).toEqual(['appName', 'currentTime', 'ex-tier', 'userId']);
     expect(doc.contextFields.find((c) => c.name === 'ex-tier')).toEqual({

@@ -5,11 +5,13 @@ import type { Principal } from '../../platform/http/auth.js';
 import { AppError, type ErrorDetail, notFound } from '../../platform/http/errors.js';
 import { createMissingContextFields } from '../context/index.js';
 import { setParentsOfFlags } from '../dependencies/index.js';
-import { appendEvent } from '../events/index.js';
+import { appendEvents, flagsWithOwnEventsSince, newestEventId } from '../events/index.js';
 import { lockProjectAndFlags, setLinksOfFlags, upsertFlags } from '../flags/index.js';
+import { createSegments } from '../segments/index.js';
 import { setFlagStrategies, setFlagsEnabled } from '../strategies/index.js';
 import { createMissingTagTypes, setTagsOfFlags } from '../tags/index.js';
 import { setFlagsEnvironmentVariants } from '../variants/index.js';
+import { planSegments } from './import.segments.js';
 import {
   contextFields,
   dependenciesTouching,
@@ -21,7 +23,7 @@ import {
   strategyTypes,
   tagTypeNames,
 } from './import.store.js';
-import { checkImport, type ImportFacts } from './import.validate.js';
+import { checkImport, type ImportFacts, OVERWRITTEN } from './import.validate.js';
 import type { ImportInput, ImportItem, ImportValidation } from './transfer.schemas.js';
 
 /** Every flag name a document mentions: its flags and their parents (what an import locks and reads). */
@@ -66,17 +68,8 @@ async function readFacts(db: Db, input: ImportInput): Promise<ImportFacts> {
     tagTypes,
     withStrategies,
     dependencies,
+    segmentPlan: planSegments(input, segments),
   };
-}
-
-/** POST …/validate: what importing the document would run into. Changes nothing. */
-export async function validateImport(
-  deps: Deps,
-  input: ImportInput,
-  by: Principal,
-): Promise<ImportValidation> {
-  const facts = await readFacts(deps.database.db, input);
-  return (await withCompileBudget(() => checkImport(input, facts, by))).validation;
 }
 
 /** The 400 of a refused import: the validation's errors, as validate lists them. */
@@ -89,55 +82,135 @@ function refused(errors: ImportItem[]): AppError {
   );
 }
 
+function forbidden(input: ImportInput, validation: ImportValidation): AppError {
+  const names = validation.permissions.flatMap((p) => p.affectedItems);
+  return new AppError(
+    'NoAccessError',
+    `You don't have the required permissions to perform this import in project "${input.project}" and environment "${input.environment}". You need: ${names.join(', ')}.`,
+    names.map((message) => ({ message })),
+  );
+}
+
+/** What applying a document did (or, rolled back, would do). */
+interface Applied {
+  validation: ImportValidation;
+  /** Events recorded; 0 when the document changes nothing. */
+  changes: number;
+  /** The imported flags that changed, by name. */
+  changed: string[];
+}
+
 /**
- * POST …/import: applies the document in one transaction, all or nothing. The project's row and
- * the flags' rows are locked first (in name order, the lock order), then the rules run on what
- * the database holds; any error refuses the whole import (400, the same list validate gives), a
- * missing permission too (403). Each owning slice then writes its part in batches and records an
- * event per change; `features-imported` closes the list, and only when something changed, so
- * importing the same document again changes nothing and records nothing.
+ * Applies the document in the caller's transaction when the rules allow it. The project's row and
+ * the flags' rows are locked first (in name order, the lock order), missing segments the document
+ * defines are created, then the rules run on what the database holds. Each owning slice writes its
+ * part in batches and records an event per change.
+ */
+async function apply(tx: Db, input: ImportInput, by: Principal, now: Date): Promise<Applied> {
+  const { project, environment } = input;
+  await lockProjectAndFlags(tx, project, namesIn(input));
+  const facts = await readFacts(tx, input);
+  const before = await newestEventId(tx);
+  if (facts.segmentPlan.problems.length === 0 && facts.segmentPlan.create.length > 0) {
+    const ids = await createSegments(tx, facts.segmentPlan.create, by);
+    for (const s of facts.segmentPlan.create) {
+      facts.segments.set(s.name, {
+        id: ids.get(s.name) ?? 0,
+        project: s.project,
+        constraints: s.constraints,
+      });
+    }
+  }
+  const { validation, plan } = await withCompileBudget(() => checkImport(input, facts, by));
+  if (validation.errors.length > 0 || validation.permissions.length > 0) {
+    return { validation, changes: 0, changed: [] };
+  }
+  const where = { project, environment };
+  let changes = facts.segmentPlan.create.length;
+  changes += await createMissingContextFields(tx, plan.contextFields, by);
+  changes += await createMissingTagTypes(tx, plan.tagTypes, by);
+  const production = facts.environmentType === 'production';
+  // New flags get their tags and, when turned on here, their lifecycle stages with the insert.
+  const on = new Set([...plan.enabled].filter(([, enabled]) => enabled).map(([flag]) => flag));
+  changes += await upsertFlags(tx, project, plan.flags, by, {
+    tags: plan.tags,
+    live: { flags: on, production, at: now },
+  });
+  changes += await setTagsOfFlags(tx, project, plan.tags, by);
+  changes += await setFlagStrategies(tx, where, plan.strategies, by);
+  changes += await setFlagsEnvironmentVariants(tx, where, plan.variants, by);
+  changes += await setFlagsEnabled(tx, { ...where, production }, plan.enabled, by, now);
+  changes += await setParentsOfFlags(tx, project, plan.parents, by);
+  if (plan.links) changes += await setLinksOfFlags(tx, project, plan.links, by, now);
+  const imported = new Set(plan.flags.map((f) => f.name));
+  const changed =
+    changes === 0 ? [] : (await flagsWithOwnEventsSince(tx, before)).filter((f) => imported.has(f));
+  return { validation, changes, changed };
+}
+
+/** Thrown to roll a validation's trial import back. */
+class TrialDone extends Error {
+  constructor(readonly applied: Applied) {
+    super('trial import rolled back');
+  }
+}
+
+/**
+ * POST …/validate: what importing the document would run into, and, when it could be applied,
+ * what it would change: the import is run and rolled back, so "will be overwritten" lists only
+ * the existing flags that would change and `changes` says how many events it would record.
+ * Changes nothing.
+ */
+export async function validateImport(
+  deps: Deps,
+  input: ImportInput,
+  by: Principal,
+): Promise<ImportValidation> {
+  let applied: Applied;
+  try {
+    await transaction(deps.database.db, async (tx) => {
+      throw new TrialDone(await apply(tx, input, by, deps.now()));
+    });
+    throw new Error('unreachable: the trial always rolls back');
+  } catch (e) {
+    if (!(e instanceof TrialDone)) throw e;
+    applied = e.applied;
+  }
+  const { validation, changes, changed } = applied;
+  if (validation.errors.length > 0 || validation.permissions.length > 0) return validation;
+  const changing = new Set(changed);
+  const warnings = validation.warnings.flatMap((w) => {
+    if (w.message !== OVERWRITTEN) return [w];
+    const affectedItems = w.affectedItems.filter((f) => changing.has(f));
+    return affectedItems.length > 0 ? [{ ...w, affectedItems }] : [];
+  });
+  return { ...validation, warnings, changes };
+}
+
+/**
+ * POST …/import: applies the document in one transaction, all or nothing; any error refuses the
+ * whole import (400, the same list validate gives), a missing permission too (403). Each imported
+ * flag the import creates or changes gets a `feature-import` event after the events of its
+ * changes (which stay the audit trail of what changed, as in Unleash), and `features-imported`
+ * closes the list, only when something changed: importing the same document again changes
+ * nothing and records nothing.
  */
 export async function importDocument(deps: Deps, input: ImportInput, by: Principal): Promise<void> {
   const { project, environment } = input;
   await transaction(deps.database.db, async (tx) => {
-    await lockProjectAndFlags(tx, project, namesIn(input));
-    const facts = await readFacts(tx, input);
-    const { validation, plan } = await withCompileBudget(() => checkImport(input, facts, by));
+    const { validation, changes, changed } = await apply(tx, input, by, deps.now());
     if (validation.errors.length > 0) throw refused(validation.errors);
-    if (validation.permissions.length > 0) {
-      const names = validation.permissions.flatMap((p) => p.affectedItems);
-      throw new AppError(
-        'NoAccessError',
-        `You don't have the required permissions to perform this import in project "${project}" and environment "${environment}". You need: ${names.join(', ')}.`,
-        names.map((message) => ({ message })),
-      );
-    }
-    const where = { project, environment };
-    let changes = 0;
-    changes += await createMissingContextFields(tx, plan.contextFields, by);
-    changes += await createMissingTagTypes(tx, plan.tagTypes, by);
-    const production = facts.environmentType === 'production';
-    const now = deps.now();
-    // New flags get their tags and, when turned on here, their lifecycle stages with the insert.
-    const on = new Set([...plan.enabled].filter(([, enabled]) => enabled).map(([flag]) => flag));
-    changes += await upsertFlags(tx, project, plan.flags, by, {
-      tags: plan.tags,
-      live: { flags: on, production, at: now },
-    });
-    changes += await setTagsOfFlags(tx, project, plan.tags, by);
-    changes += await setFlagStrategies(tx, where, plan.strategies, by);
-    changes += await setFlagsEnvironmentVariants(tx, where, plan.variants, by);
-    changes += await setFlagsEnabled(tx, { ...where, production }, plan.enabled, by, now);
-    changes += await setParentsOfFlags(tx, project, plan.parents, by);
-    if (plan.links) changes += await setLinksOfFlags(tx, project, plan.links, by, now);
+    if (validation.permissions.length > 0) throw forbidden(input, validation);
     if (changes === 0) return;
-    await appendEvent(tx, {
-      type: 'features-imported',
-      createdBy: by.name,
-      createdByUserId: by.userId,
-      project,
-      environment,
-      data: { project, environment },
-    });
+    const who = { createdBy: by.name, createdByUserId: by.userId, project, environment };
+    await appendEvents(tx, [
+      ...changed.map((name) => ({
+        ...who,
+        type: 'feature-import',
+        featureName: name,
+        data: { name, project, environment },
+      })),
+      { ...who, type: 'features-imported', data: { project, environment } },
+    ]);
   });
 }

@@ -90,11 +90,26 @@ export async function contextFields(db: Kysely<DB>, names: string[]) {
   );
 }
 
+/** A segment of the target, as an import matches it by name. */
+export interface TargetSegment {
+  id: number;
+  project: string | null;
+  constraints: unknown[];
+}
+
 export async function segmentsByName(db: Kysely<DB>, names: string[]) {
-  if (names.length === 0) return new Map<string, { id: number; project: string | null }>();
-  const { rows } = await sql<{ id: number; name: string; segment_project_id: string | null }>`SELECT id, name,
-      segment_project_id FROM segments WHERE name IN ${inList(names)}`.execute(db);
-  return new Map(rows.map((r) => [r.name, { id: r.id, project: r.segment_project_id }]));
+  if (names.length === 0) return new Map<string, TargetSegment>();
+  const { rows } = await sql<{
+    id: number;
+    name: string;
+    segment_project_id: string | null;
+    constraints: unknown[];
+  }>`SELECT id, name, segment_project_id, constraints FROM segments WHERE name IN ${inList(names)}`.execute(
+    db,
+  );
+  return new Map(
+    rows.map((r) => [r.name, { id: r.id, project: r.segment_project_id, constraints: r.constraints }]),
+  );
 }
 
 export async function tagTypeNames(db: Kysely<DB>, names: string[]): Promise<Set<string>> {

@@ -13,7 +13,8 @@ import {
   variantWeightProblems,
 } from '../strategies/index.js';
 import type { StoredVariantOf } from '../variants/index.js';
-import type { ExistingFlag, TargetProject } from './import.store.js';
+import type { SegmentPlan } from './import.segments.js';
+import type { ExistingFlag, TargetProject, TargetSegment } from './import.store.js';
 import type { ImportInput, ImportItem, ImportValidation } from './transfer.schemas.js';
 
 /** What the database says about everything a document names (read by import.service.ts). */
@@ -24,7 +25,9 @@ export interface ImportFacts {
   /** Strategy type → built in. */
   strategyTypes: Map<string, boolean>;
   contextFields: Map<string, { legalValues: string[]; project: string | null }>;
-  segments: Map<string, { id: number; project: string | null }>;
+  /** By name, including the segments this import creates (`segmentPlan.create`). */
+  segments: Map<string, TargetSegment>;
+  segmentPlan: SegmentPlan;
   tagTypes: Set<string>;
   /** Flags with at least one strategy in the target environment. */
   withStrategies: Set<string>;
@@ -63,12 +66,16 @@ const PERMISSION_NAMES: Partial<Record<Permission, string>> = {
   CREATE_FEATURE: 'Create feature flags',
   CREATE_TAG_TYPE: 'Create tag types',
   CREATE_CONTEXT_FIELD: 'Create context fields',
+  CREATE_SEGMENT: 'Create segments',
   DELETE_FEATURE_STRATEGY: 'Delete activation strategies',
   CREATE_FEATURE_STRATEGY: 'Create activation strategies',
   UPDATE_FEATURE_ENVIRONMENT: 'Enable/disable flags in environments',
   UPDATE_FEATURE_ENVIRONMENT_VARIANTS: 'Update variants',
   UPDATE_FEATURE_DEPENDENCY: 'Update feature dependencies',
 };
+
+/** The warning listing existing flags the import changes (import.service.ts keeps only those it changes). */
+export const OVERWRITTEN = 'The following features already exist in this project and will be overwritten:';
 
 /** As the link routes (flags/links.service.ts): at most 10 links per flag. */
 const MAX_LINKS = 10;
@@ -437,6 +444,12 @@ export async function checkImport(
     true,
   );
   add(errors, 'The following strategies have invalid constraints:', badConstraints, true);
+  add(
+    errors,
+    'The following segments to be created have invalid constraints:',
+    facts.segmentPlan.problems,
+    true,
+  );
   add(errors, 'The following strategies have an invalid rollout percentage:', badParameters, true);
   add(errors, 'The following variants are invalid:', badVariants, true);
   add(
@@ -472,8 +485,19 @@ export async function checkImport(
   );
   add(
     warnings,
-    'The following features already exist in this project and will be overwritten:',
+    OVERWRITTEN,
     imported.filter((f) => !isNew(f.name)).map((f) => f.name),
+  );
+
+  add(
+    warnings,
+    'The following segments do not exist here and will be created:',
+    facts.segmentPlan.create.map((s) => s.name),
+  );
+  add(
+    warnings,
+    'The following segments exist here with other constraints than in the import data; they are used as they are, not overwritten:',
+    facts.segmentPlan.differing,
   );
 
   // Permissions the caller lacks.
@@ -485,6 +509,7 @@ export async function checkImport(
   need('CREATE_FEATURE', newFlags.length > 0);
   need('CREATE_TAG_TYPE', newTagTypes.size > 0);
   need('CREATE_CONTEXT_FIELD', contextFields.length > 0);
+  need('CREATE_SEGMENT', facts.segmentPlan.create.length > 0);
   need(
     'DELETE_FEATURE_STRATEGY',
     imported.some((f) => facts.withStrategies.has(f.name)),

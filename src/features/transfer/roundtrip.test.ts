@@ -65,7 +65,7 @@ describe('export → import into an empty instance → export', () => {
     expect(segment.statusCode).toBe(201);
     const body = { project: 'default', environment: 'development', data: exported };
     const validation = await transfer(target).validate(body);
-    expect(validation.json()).toEqual({ errors: [], warnings: [], permissions: [] });
+    expect(validation.json()).toMatchObject({ errors: [], warnings: [], permissions: [] });
     const last = await transfer(target).lastEventId();
     const imported = await transfer(target).import(body);
     expect(imported.statusCode).toBe(200);
@@ -135,6 +135,8 @@ describe('export → import into an empty instance → export', () => {
       ['feature-link-removed', 'rt-checkout', 'https://example.com/dashboards/checkout'],
       ['feature-link-removed', 'rt-kill', 'https://example.com/runbook'],
       ['feature-link-added', 'rt-checkout', 'https://example.com/issues/2'],
+      ['feature-import', 'rt-checkout', undefined],
+      ['feature-import', 'rt-kill', undefined],
       ['features-imported', null, undefined],
     ]);
     expect((await transfer(target).export(query)).links).toEqual(changed.links);
@@ -165,5 +167,61 @@ describe('export → import into an empty instance → export', () => {
         .map((f) => ({ name: f.name, isEnabled: f.isEnabled, variant: f.variant }));
     };
     expect(await read(target)).toEqual(await read(source));
+  });
+});
+
+describe('export → import into an instance without the segment', () => {
+  it('creates the segment from its definition; the same file again changes nothing', async () => {
+    const [from, into] = await Promise.all([startTestApp(), startTestApp()]);
+    try {
+      const adults = [{ contextName: 'age', operator: 'NUM_GTE', values: [], value: '18' }];
+      const segment = await from.send('POST', '/api/admin/segments', { name: 'adults', constraints: adults });
+      expect(segment.statusCode).toBe(201);
+      expect(
+        (await from.send('POST', '/api/admin/projects/default/features', { name: 'seg-moved' })).statusCode,
+      ).toBe(200);
+      const strategy = await from.send(
+        'POST',
+        '/api/admin/projects/default/features/seg-moved/environments/development/strategies',
+        { name: 'default', segments: [segment.json().id] },
+      );
+      expect(strategy.statusCode).toBe(200);
+      const exported = await transfer(from).export({ environment: 'development', features: ['seg-moved'] });
+      const body = { project: 'default', environment: 'development', data: exported };
+
+      const validation = (await transfer(into).validate(body)).json();
+      expect(validation.errors).toEqual([]);
+      expect(validation.warnings).toEqual([
+        {
+          message: 'The following segments do not exist here and will be created:',
+          affectedItems: ['adults'],
+        },
+      ]);
+      const last = await transfer(into).lastEventId();
+      expect((await transfer(into).import(body)).statusCode).toBe(200);
+      const types = (await transfer(into).eventsAfter(last)).map((e) => e.type);
+      expect(types[0]).toBe('segment-created');
+      expect(types.slice(-2)).toEqual(['feature-import', 'features-imported']);
+      const created = (await into.send('GET', '/api/admin/segments')).json().segments;
+      expect(created).toMatchObject([{ name: 'adults', constraints: adults }]);
+      expect(await transfer(into).export({ environment: 'development', features: ['seg-moved'] })).toEqual({
+        ...exported,
+        featureStrategies: exported.featureStrategies.map((s) => ({ ...s, segments: [created[0].id] })),
+        segments: exported.segments.map((s) => ({ ...s, id: created[0].id })),
+      });
+
+      // The same file again: nothing to change, nothing changed, nothing recorded.
+      expect((await transfer(into).validate(body)).json()).toEqual({
+        errors: [],
+        warnings: [],
+        permissions: [],
+        changes: 0,
+      });
+      const again = await transfer(into).lastEventId();
+      expect((await transfer(into).import(body)).statusCode).toBe(200);
+      expect(await transfer(into).eventsAfter(again)).toEqual([]);
+    } finally {
+      await Promise.all([from.close(), into.close()]);
+    }
   });
 });

@@ -55,6 +55,13 @@ export const ExportQueryBody = Type.Object(
         examples: ['default'],
       }),
     ),
+    segmentDefinitions: Type.Optional(
+      Type.Boolean({
+        description:
+          'Default true: `segments` entries carry description, project and constraints. false: `{id, name}` only, as Unleash writes them (Unleash refuses the extra fields on import).',
+        examples: [false],
+      }),
+    ),
   },
   {
     description:
@@ -161,8 +168,20 @@ export const ExportResultSchema = Type.Object(
       Type.Object({
         id: Type.Number({ description: 'Segment id in the exporting instance.' }),
         name: Type.String({ description: 'Segment name: what an import matches on.' }),
+        description: Type.Optional(Nullable(Type.String({ description: 'What the segment is for.' }))),
+        project: Type.Optional(
+          Nullable(Type.String({ description: 'The project of a project-specific segment, else null.' })),
+        ),
+        constraints: Type.Optional(
+          Type.Array(ConstraintSchema, {
+            description: 'The segment’s constraints: an import creates a missing segment from them.',
+          }),
+        ),
       }),
-      { description: 'The segments the strategies use (names and ids only, not their constraints).' },
+      {
+        description:
+          'The segments the strategies use, with their definitions (beyond Unleash, which writes `{id, name}` only; `segmentDefinitions: false` leaves them out).',
+      },
     ),
     tagTypes: Type.Array(ExportTagType, { description: 'The tag types of the exported tags.' }),
     dependencies: Type.Array(ExportDependency, { description: 'Parents of the exported flags.' }),
@@ -293,10 +312,26 @@ const ImportData = Type.Object(
       list(
         Type.Object({
           id: Type.Integer({ description: 'Segment id in the exporting instance.' }),
-          name: Type.String({ maxLength: 1000, description: 'Segment name: what the target matches.' }),
+          name: Type.String({
+            minLength: 1,
+            maxLength: 1000,
+            description: 'Segment name: what the target matches.',
+          }),
+          description: Type.Optional(
+            Nullable(Type.String({ maxLength: 10_000, description: 'What the segment is for.' })),
+          ),
+          project: Type.Optional(
+            Nullable(Type.String({ maxLength: 100, description: 'Set: the segment is project-specific.' })),
+          ),
+          constraints: Type.Optional(
+            Type.Array(ConstraintSchema, {
+              maxItems: 1000,
+              description: 'The definition: with it, a segment missing in the target is created.',
+            }),
+          ),
         }),
         10_000,
-        'The segments the strategies use, matched by name in the target.',
+        'The segments the strategies use, matched by name in the target; one missing there is created when the entry has `constraints`.',
       ),
     ),
     tagTypes: list(
@@ -397,6 +432,14 @@ export const ImportValidationSchema = Type.Object(
     permissions: Type.Array(ImportItemSchema, {
       description: 'Permissions the caller lacks for this import (display names).',
     }),
+    changes: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        description:
+          'Beyond Unleash, when the import could be applied: how many changes (events) it would record; 0: the project already is as the document says, importing changes nothing.',
+        examples: [0],
+      }),
+    ),
   },
   { description: 'The outcome of validating an import (Unleash importTogglesValidateSchema).' },
 );
