@@ -155,17 +155,31 @@ class TrialDone extends Error {
   }
 }
 
+/** The segments the document would create, as if they existed (the rules' first look, no writes). */
+function withPlannedSegments(facts: ImportFacts): ImportFacts {
+  const segments = new Map(facts.segments);
+  for (const s of facts.segmentPlan.create) {
+    segments.set(s.name, { id: 0, project: s.project, constraints: s.constraints });
+  }
+  return { ...facts, segments };
+}
+
 /**
  * POST …/validate: what importing the document would run into, and, when it could be applied,
- * what it would change: the import is run and rolled back, so "will be overwritten" lists only
- * the existing flags that would change and `changes` says how many events it would record.
- * Changes nothing.
+ * what it would change. The rules look first without writing or locking anything; a document the
+ * caller could not import (errors, missing permissions) gets that answer, so any signed-in user
+ * may validate without holding a lock. Otherwise the import is run and rolled back (it locks what
+ * the import would), so "will be overwritten" lists only the existing flags that would change and
+ * `changes` says how many events it would record. Changes nothing.
  */
 export async function validateImport(
   deps: Deps,
   input: ImportInput,
   by: Principal,
 ): Promise<ImportValidation> {
+  const facts = withPlannedSegments(await readFacts(deps.database.db, input));
+  const first = (await withCompileBudget(() => checkImport(input, facts, by))).validation;
+  if (first.errors.length > 0 || first.permissions.length > 0) return first;
   let applied: Applied;
   try {
     await transaction(deps.database.db, async (tx) => {
