@@ -106,7 +106,7 @@ interface Applied {
  * defines are created, then the rules run on what the database holds. Each owning slice writes its
  * part in batches and records an event per change.
  */
-async function apply(tx: Db, input: ImportInput, by: Principal, now: Date): Promise<Applied> {
+async function apply(tx: Db, input: ImportInput, by: Principal, clock: () => Date): Promise<Applied> {
   const { project, environment } = input;
   await lockProjectAndFlags(tx, project, namesIn(input));
   const facts = await readFacts(tx, input);
@@ -126,6 +126,9 @@ async function apply(tx: Db, input: ImportInput, by: Principal, now: Date): Prom
     return { validation, changes: 0, changed: [] };
   }
   const where = { project, environment };
+  // Read after the locks and reads: a stage entered now must not come before the stage the
+  // database dated at the transaction's start (its clock has microseconds, Date milliseconds).
+  const now = clock();
   let changes = facts.segmentPlan.create.length;
   changes += await createMissingContextFields(tx, plan.contextFields, by);
   changes += await createMissingTagTypes(tx, plan.tagTypes, by);
@@ -183,7 +186,7 @@ export async function validateImport(
   let applied: Applied;
   try {
     await transaction(deps.database.db, async (tx) => {
-      throw new TrialDone(await apply(tx, input, by, deps.now()));
+      throw new TrialDone(await apply(tx, input, by, deps.now));
     });
     throw new Error('unreachable: the trial always rolls back');
   } catch (e) {
@@ -212,7 +215,7 @@ export async function validateImport(
 export async function importDocument(deps: Deps, input: ImportInput, by: Principal): Promise<void> {
   const { project, environment } = input;
   await transaction(deps.database.db, async (tx) => {
-    const { validation, changes, changed } = await apply(tx, input, by, deps.now());
+    const { validation, changes, changed } = await apply(tx, input, by, deps.now);
     if (validation.errors.length > 0) throw refused(validation.errors);
     if (validation.permissions.length > 0) throw forbidden(input, validation);
     if (changes === 0) return;
