@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api } from '../../../test/api.js';
 import { startTestApp, type TestApp, uniqueName } from '../../../test/harness.js';
 import { asUser, createUser, GOOD_PASSWORD, login } from '../../../test/people.js';
+import { loadConfig } from '../../config.js';
 
 const DAY = 86_400_000;
 const TOKENS = '/api/admin/invite-link/tokens';
@@ -406,6 +407,14 @@ describe('invite URL without PUBLIC_URL', () => {
 });
 
 describe('SECRETS_KEY', () => {
+  it('is 32 bytes in hex or base64, or the service refuses to start', () => {
+    expect(loadConfig({ SECRETS_KEY: 'ab'.repeat(32) }).SECRETS_KEY).toBe('ab'.repeat(32));
+    expect(loadConfig({ SECRETS_KEY: Buffer.alloc(32, 7).toString('base64') }).SECRETS_KEY).toMatch(/=$/);
+    for (const bad of ['ab'.repeat(31), Buffer.alloc(16).toString('base64'), 'not a key']) {
+      expect(() => loadConfig({ SECRETS_KEY: bad }), bad).toThrow(/SECRETS_KEY/);
+    }
+  });
+
   it('seals with the configured key: links show again, and no key is kept in the database', async () => {
     const other = await startTestApp({ config: { SECRETS_KEY: 'ab'.repeat(32) } });
     try {
