@@ -37,6 +37,11 @@ const EnvSchema = Type.Object({
   PLAYGROUND_EVALUATION_LIMIT: Type.Integer({ minimum: 1, default: 100_000 }),
   /** Where people reach the service (invite links; a https URL makes session cookies Secure). */
   PUBLIC_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
+  /**
+   * The key that encrypts secrets kept to be shown again (invite links), AES-256-GCM: 32 bytes as
+   * 64 hex digits or 44 base64 characters. Unset: a key generated once and kept in the database.
+   */
+  SECRETS_KEY: Type.Optional(Type.String({ pattern: '^([0-9a-fA-F]{64}|[A-Za-z0-9+/]{43}=)$' })),
   /** Login sessions last this long and are renewed when used in their second half. */
   SESSION_TTL_HOURS: Type.Number({ exclusiveMinimum: 0, default: 48 }),
   /**

@@ -234,6 +234,14 @@ describe('secrets and passwords never reach the log', () => {
         })
       ).status,
     ).toBe(200);
+    // Its managers see the secret and the link again: in the list and in a PUT's answer.
+    const listed = await call('GET', '/api/admin/invite-link/tokens', { headers: admin });
+    expect(JSON.stringify(listed.json)).toContain(inviteSecret);
+    const extended = await call('PUT', `/api/admin/invite-link/tokens/${encodeURIComponent(inviteSecret)}`, {
+      headers: admin,
+      body: { expiresAt: future },
+    });
+    expect(extended.json.url).toBe(invite.json.url);
     const fourth = password('invited');
     expect(
       (

@@ -44,25 +44,30 @@ export async function searchEvents(
   }
   if (s.from) q = q.where('created_at', '>=', s.from);
   if (s.toExclusive) q = q.where('created_at', '<', s.toExclusive);
-  if (s.query) {
-    const pattern = `%${escapeLike(s.query)}%`;
+  const text = s.query;
+  if (text) {
+    const pattern = `%${escapeLike(text)}%`;
+    // The data is searched as its JSON text, where a `"`, a `\` or a control character in a
+    // value is escaped: the query is also looked for escaped so, or a name such as `Ops "beta"`
+    // would never be found. JSON.stringify escapes exactly as PostgreSQL's jsonb output does.
+    const inJson = `%${escapeLike(JSON.stringify(text).slice(1, -1))}%`;
     // The three texts joined by newlines, as the trigram index events_text_trgm (migration 0027)
     // holds them. A text without a newline matches the joined text exactly when it matches one of
     // the three; a text with one is also checked against each on its own.
-    q = q.where(
-      sql`(coalesce(data::text, '') || chr(10) || created_by || chr(10) || coalesce(feature_name, ''))`,
-      'ilike',
-      pattern,
-    );
-    if (s.query.includes('\n')) {
-      q = q.where((eb) =>
-        eb.or([
-          eb(sql`data::text`, 'ilike', pattern),
-          eb('created_by', 'ilike', pattern),
-          eb('feature_name', 'ilike', pattern),
-        ]),
-      );
-    }
+    const joined = sql`(coalesce(data::text, '') || chr(10) || created_by || chr(10) || coalesce(feature_name, ''))`;
+    q = q.where((eb) => {
+      const plain = text.includes('\n')
+        ? eb.and([
+            eb(joined, 'ilike', pattern),
+            eb.or([
+              eb(sql`data::text`, 'ilike', pattern),
+              eb('created_by', 'ilike', pattern),
+              eb('feature_name', 'ilike', pattern),
+            ]),
+          ])
+        : eb(joined, 'ilike', pattern);
+      return inJson === pattern ? plain : eb.or([plain, eb(joined, 'ilike', inJson)]);
+    });
   }
   const page = (query: typeof q) =>
     query.selectAll().orderBy('id', 'desc').offset(s.offset).limit(s.limit).execute();

@@ -38,11 +38,11 @@ export const inviteRoutes = (deps: Deps) =>
           operationId: 'getAllPublicSignupTokens',
           summary: 'Get public signup tokens',
           description:
-            'Every public signup token, newest first, with the users who signed up with it. Secrets are never shown: `secret` is a display prefix and `url` is null.',
+            'Every public signup token, newest first, with the users who signed up with it, its secret and its invite link (a token made before the secret was kept shows a display prefix and `url` null). Not cached (`Cache-Control: no-store`).',
           response: { 200: PublicSignupTokensSchema, ...errorResponses(401, 403) },
         },
       },
-      () => listPublicSignupTokens(deps),
+      async (_request, reply) => noStore(reply).send(await listPublicSignupTokens(deps)),
     );
 
     app.post(
@@ -54,7 +54,7 @@ export const inviteRoutes = (deps: Deps) =>
           operationId: 'createPublicSignupToken',
           summary: 'Create a public signup token',
           description:
-            'Creates an invite link for the Viewer role and records `public-signup-token-created`. `expiresAt` must be in the future and is capped at one month from now. The answer holds the secret and the link; they are shown only this once.',
+            'Creates an invite link for the Viewer role and records `public-signup-token-created`. `expiresAt` must be in the future and is capped at one month from now. The answer holds the secret and the link (not cached).',
           body: CreatePublicSignupTokenBody,
           response: { 201: PublicSignupTokenSchema, ...errorResponses(400, 401, 403, 413, 415) },
         },
@@ -74,12 +74,12 @@ export const inviteRoutes = (deps: Deps) =>
           operationId: 'getPublicSignupToken',
           summary: 'Get a public signup token',
           description:
-            'The token whose full secret is in the path (shown with its display prefix, `url` null); 404 when there is none.',
+            'The token whose full secret is in the path, with its secret and invite link (not cached); 404 when there is none.',
           params: TokenParams,
           response: { 200: PublicSignupTokenSchema, ...errorResponses(400, 401, 403, 404) },
         },
       },
-      (request) => getPublicSignupToken(deps, request.params.token),
+      async (request, reply) => noStore(reply).send(await getPublicSignupToken(deps, request.params.token)),
     );
 
     app.put(
@@ -91,13 +91,16 @@ export const inviteRoutes = (deps: Deps) =>
           operationId: 'updatePublicSignupToken',
           summary: 'Update a public signup token',
           description:
-            'Sets the expiry (not capped) and/or enables or disables the token whose full secret is in the path, and records `public-signup-token-updated`. At least one field; 404 for an unknown token.',
+            'Sets the expiry (not capped) and/or enables or disables the token whose full secret is in the path, and records `public-signup-token-updated`; the answer holds the secret and the link (not cached). At least one field; 404 for an unknown token.',
           params: TokenParams,
           body: UpdatePublicSignupTokenBody,
           response: { 200: PublicSignupTokenSchema, ...errorResponses(400, 401, 403, 404, 413, 415) },
         },
       },
-      (request) => updatePublicSignupToken(deps, request.params.token, request.body, actor(request)),
+      async (request, reply) =>
+        noStore(reply).send(
+          await updatePublicSignupToken(deps, request.params.token, request.body, actor(request)),
+        ),
     );
 
     app.get(

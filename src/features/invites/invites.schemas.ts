@@ -22,13 +22,13 @@ export const PublicSignupTokenSchema = Type.Object(
   {
     secret: Type.String({
       description:
-        'The secret, in full only in the answer that created the token; everywhere else its first 6 characters and `…` (only a hash of it is stored).',
+        'The secret (the value in the invite link). A token created before secrets were kept (only their hash) shows its first 6 characters and `…`.',
       examples: ['5da6db47f82e3878601603880b64cac6', '5da6db…'],
     }),
     url: Nullable(
       Type.String({
         description:
-          'The invite link `<PUBLIC_URL>/new-user?invite=<secret>`; only in the answer that created the token, `null` everywhere else.',
+          'The invite link `<PUBLIC_URL>/new-user?invite=<secret>`; `null` for a token whose secret was not kept.',
         examples: ['https://flags.example.com/new-user?invite=5da6db47f82e3878601603880b64cac6'],
       }),
     ),

@@ -3,8 +3,10 @@ import { publicUrl } from '../../config.js';
 import type { Deps } from '../../deps.js';
 import { type Db, transaction } from '../../platform/db/index.js';
 import { sqlState } from '../../platform/db/pg-errors.js';
+import { secretKey } from '../../platform/db/secret-key.js';
 import type { Principal } from '../../platform/http/auth.js';
 import { invalid, invalidField, nameExists, notFound } from '../../platform/http/errors.js';
+import { openSecret, sealSecret } from '../../platform/secret-box.js';
 import { appendEvent } from '../events/index.js';
 import {
   checkPassword,
@@ -37,11 +39,13 @@ import {
  * Public signup tokens (invite links), as Unleash's `/api/admin/invite-link/tokens` and `/invite`.
  *
  * Decisions (where Unleash differs or the docs are silent):
- * - Secrets are stored as SHA-256 hashes only (as API tokens and sessions). So the full secret and
- *   the invite URL appear once, in the answer that creates the token; lists, GETs, PUT answers and
- *   events show the display prefix (first 6 characters and `…`) as `secret` and `url: null`. The
- *   `:token` routes take the full secret and look up its hash; an admin who no longer has the link
- *   can see the token but not address it (nor needs to: it expires within a month).
+ * - Tokens are found by the SHA-256 hash of their secret (the `:token` routes and the public ones
+ *   take the full secret). As Unleash, every answer to those who manage invite links (ADMIN: the
+ *   creation, lists, GETs and PUTs, all `Cache-Control: no-store`) holds the full secret and the
+ *   invite URL, so the link can be copied again: the secret is kept sealed with AES-256-GCM
+ *   (platform/secret-box.ts, the key from SECRETS_KEY or the database; docs/adr/0010). A token
+ *   made before migration 0034 has only its hash: it shows its display prefix (first 6
+ *   characters and `…`) as `secret` and `url: null`, as does one sealed with a key since changed.
  * - The URL is `<PUBLIC_URL>/new-user?invite=<secret>`. Without PUBLIC_URL it is
  *   `http://localhost:<PORT><BASE_URI_PATH>`: the only address the service knows to be its own;
  *   set PUBLIC_URL for links that work from other machines.
@@ -62,7 +66,9 @@ import {
  * - Signup events (`user-created`, `public-signup-token-user-added`) are recorded by the system
  *   principal `unleash_system_user` (-1337), as Unleash records them; nobody is signed in then.
  *   `public-signup-token-user-added` carries `{secret: <display prefix>, userId}`.
- * - Events never hold a secret (only the display prefix), a hash or a password.
+ * - `public-signup-token-created` and `-updated` carry the token's `name`, `role` (id, name, type,
+ *   description, as in the answers) and `expiresAt`; the event search finds them by the name.
+ * - Events never hold a secret (only the display prefix), a hash, a sealed secret or a password.
  */
 
 const VIEWER_ROLE = 3;
@@ -87,7 +93,26 @@ function oneMonthAfter(now: Date): Date {
 const isValid = (row: { enabled: boolean; expires_at: Date }, now: Date) =>
   row.enabled && row.expires_at.getTime() > now.getTime();
 
-function view(row: TokenRow, users: User[], now: Date, reveal?: { secret: string; url: string }) {
+/** The secret and link shown for a token: undefined when its secret cannot be recovered. */
+type Shown = { secret: string; url: string } | undefined;
+
+/** The key that seals secrets; read outside transactions (see secretKey). */
+const sealingKey = (deps: Deps) => secretKey(deps.database, deps.config.SECRETS_KEY);
+
+/** The token's secret and link, opened with the key; the row's hash binds the sealed value to it. */
+function shown(deps: Deps, key: Buffer, row: TokenRow): Shown {
+  const secret = row.secret_sealed === null ? undefined : openSecret(key, row.secret_sealed, row.secret_hash);
+  return secret === undefined ? undefined : { secret, url: inviteUrl(deps, secret) };
+}
+
+const roleOf = (row: TokenRow) => ({
+  id: row.role_id,
+  name: row.role_name,
+  type: row.role_type,
+  ...(row.role_description !== null && { description: row.role_description }),
+});
+
+function view(row: TokenRow, users: User[], now: Date, reveal: Shown) {
   return {
     secret: reveal?.secret ?? row.display_prefix,
     url: reveal?.url ?? null,
@@ -97,19 +122,15 @@ function view(row: TokenRow, users: User[], now: Date, reveal?: { secret: string
     createdAt: row.created_at.toISOString(),
     createdBy: row.created_by,
     users,
-    role: {
-      id: row.role_id,
-      name: row.role_name,
-      type: row.role_type,
-      ...(row.role_description !== null && { description: row.role_description }),
-    },
+    role: roleOf(row),
   } satisfies PublicSignupToken;
 }
 
-/** What the token events record: the stored state, identified by the display prefix. */
-const eventData = (row: Pick<TokenRow, 'display_prefix' | 'name' | 'enabled' | 'expires_at'>) => ({
+/** What the token events record: the stored state, identified by the display prefix, never the secret. */
+const eventData = (row: TokenRow) => ({
   secret: row.display_prefix,
   name: row.name,
+  role: roleOf(row),
   enabled: row.enabled,
   expiresAt: row.expires_at.toISOString(),
 });
@@ -124,8 +145,9 @@ const event = (by: Principal, type: string, data: unknown, preData?: unknown) =>
 
 const NOT_FOUND = 'Could not find public signup token.';
 
-/** The tokens with the users who signed up with each. */
-async function withUsers(db: Db, rows: TokenRow[], now: Date) {
+/** The tokens as their managers see them: with their secret and link, and who signed up with each. */
+async function withUsers(deps: Deps, db: Db, rows: TokenRow[], key: Buffer) {
+  const now = deps.now();
   const ids = await tokenUserIds(
     db,
     rows.map((r) => r.secret_hash),
@@ -139,26 +161,26 @@ async function withUsers(db: Db, rows: TokenRow[], now: Date) {
         return user ? [toUser(user)] : [];
       }),
       now,
+      shown(deps, key, row),
     ),
   );
 }
 
 export async function listPublicSignupTokens(deps: Deps) {
   const db = deps.database.db;
-  return { tokens: await withUsers(db, await listTokens(db), deps.now()) };
+  const key = await sealingKey(deps);
+  return { tokens: await withUsers(deps, db, await listTokens(db), key) };
 }
 
 export async function getPublicSignupToken(deps: Deps, secret: string): Promise<PublicSignupToken> {
   const db = deps.database.db;
+  const key = await sealingKey(deps);
   const row = await findToken(db, hashSecret(secret));
   if (!row) throw notFound(NOT_FOUND);
-  return (await withUsers(db, [row], deps.now()))[0]!;
+  return (await withUsers(deps, db, [row], key))[0]!;
 }
 
-/**
- * Creates a token for the Viewer role and answers with its secret and URL: the only time they are
- * shown. Records `public-signup-token-created`.
- */
+/** Creates a token for the Viewer role and answers with its secret and URL. Records `public-signup-token-created`. */
 export async function createPublicSignupToken(
   deps: Deps,
   input: CreatePublicSignupTokenInput,
@@ -172,21 +194,24 @@ export async function createPublicSignupToken(
   const cap = oneMonthAfter(now);
   const expiresAt = requested.getTime() > cap.getTime() ? cap : requested;
   const secret = randomBytes(16).toString('hex');
+  const secretHash = hashSecret(secret);
+  const secretSealed = sealSecret(await sealingKey(deps), secret, secretHash);
   return transaction(deps.database.db, async (tx) => {
     const role = await findRole(tx, VIEWER_ROLE);
     if (!role) throw new Error('the Viewer role (id 3) is missing');
     await insertToken(tx, {
-      secretHash: hashSecret(secret),
+      secretHash,
       displayPrefix: displayPrefix(secret),
+      secretSealed,
       name: input.name,
       expiresAt,
       roleId: role.id,
       createdBy: by.name,
       createdAt: now,
     });
-    const row = await findToken(tx, hashSecret(secret));
+    const row = await findToken(tx, secretHash);
     if (!row) throw new Error('the new token was not stored');
-    await appendEvent(tx, event(by, 'public-signup-token-created', view(row, [], now)));
+    await appendEvent(tx, event(by, 'public-signup-token-created', view(row, [], now, undefined)));
     return view(row, [], now, { secret, url: inviteUrl(deps, secret) });
   });
 }
@@ -202,6 +227,7 @@ export async function updatePublicSignupToken(
     throw invalid('Nothing to change: give expiresAt, enabled or both.');
   }
   const hash = hashSecret(secret);
+  const key = await sealingKey(deps);
   const after = await transaction(deps.database.db, async (tx) => {
     const before = await findToken(tx, hash, true);
     if (!before) throw notFound(NOT_FOUND);
@@ -213,7 +239,7 @@ export async function updatePublicSignupToken(
     await appendEvent(tx, event(by, 'public-signup-token-updated', eventData(row), eventData(before)));
     return row;
   });
-  return (await withUsers(deps.database.db, [after], deps.now()))[0]!;
+  return (await withUsers(deps, deps.database.db, [after], key))[0]!;
 }
 
 /** Whether the secret belongs to a token that is enabled and not expired. */

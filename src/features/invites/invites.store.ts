@@ -1,9 +1,13 @@
 import type { Db } from '../../platform/db/index.js';
 
-/** A stored token: never the secret, only its hash and the prefix listings show. */
+/**
+ * A stored token: the hash of its secret (how it is found), the prefix shown when the secret
+ * cannot be, and the secret sealed (platform/secret-box.ts; null for tokens older than migration 0034).
+ */
 export interface TokenRow {
   secret_hash: string;
   display_prefix: string;
+  secret_sealed: string | null;
   name: string;
   expires_at: Date;
   enabled: boolean;
@@ -22,6 +26,7 @@ const tokens = (db: Db) =>
     .select([
       't.secret_hash',
       't.display_prefix',
+      't.secret_sealed',
       't.name',
       't.expires_at',
       't.enabled',
@@ -50,6 +55,7 @@ export async function insertToken(
   token: {
     secretHash: string;
     displayPrefix: string;
+    secretSealed: string;
     name: string;
     expiresAt: Date;
     roleId: number;
@@ -62,6 +68,7 @@ export async function insertToken(
     .values({
       secret_hash: token.secretHash,
       display_prefix: token.displayPrefix,
+      secret_sealed: token.secretSealed,
       name: token.name,
       expires_at: token.expiresAt,
       enabled: true,

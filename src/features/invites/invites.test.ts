@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api } from '../../../test/api.js';
 import { startTestApp, type TestApp, uniqueName } from '../../../test/harness.js';
 import { asUser, createUser, GOOD_PASSWORD, login } from '../../../test/people.js';
+import { loadConfig } from '../../config.js';
 
 const DAY = 86_400_000;
 const TOKENS = '/api/admin/invite-link/tokens';
@@ -40,7 +41,7 @@ async function footprint() {
 }
 
 describe('/api/admin/invite-link/tokens', () => {
-  it('creates a Viewer token (201, Location), shown in full once; lists and GETs show a prefix and no URL', async () => {
+  it('creates a Viewer token (201, Location); lists and GETs show the same secret and URL, not cached', async () => {
     const name = uniqueName('anchor');
     const res = await t.send('POST', TOKENS, { name, expiresAt: new Date(clock + 7 * DAY).toISOString() });
     expect(res.statusCode).toBe(201);
@@ -59,32 +60,86 @@ describe('/api/admin/invite-link/tokens', () => {
       role: expect.objectContaining({ id: 3, name: 'Viewer', type: 'root' }),
     });
 
-    const shown = { ...token, secret: `${token.secret.slice(0, 6)}…`, url: null };
+    expect(res.headers['cache-control']).toBe('no-store');
     const got = await t.send('GET', `${TOKENS}/${token.secret}`);
     expect(got.statusCode).toBe(200);
-    expect(got.json()).toEqual(shown);
-    const list = (await t.send('GET', TOKENS)).json();
-    expect(list.tokens).toContainEqual(shown);
-    expect(JSON.stringify(list)).not.toContain(token.secret);
+    expect(got.json()).toEqual(token);
+    expect(got.headers['cache-control']).toBe('no-store');
+    const list = await t.send('GET', TOKENS);
+    expect(list.json().tokens).toContainEqual(token);
+    expect(list.headers['cache-control']).toBe('no-store');
 
     const created = await api(t).lastEvent('public-signup-token-created');
     expect(created?.created_by).toBe('admin');
-    expect(created?.data).toMatchObject({ name, secret: shown.secret, url: null, enabled: true });
+    expect(created?.data).toMatchObject({
+      name,
+      role: { id: 3, name: 'Viewer', type: 'root' },
+      expiresAt: token.expiresAt,
+      secret: `${token.secret.slice(0, 6)}…`,
+      url: null,
+      enabled: true,
+    });
   });
 
-  it('stores only a hash of the secret, and no event holds the secret', async () => {
+  it('stores the secret sealed and its hash, never in plain; no event holds the secret', async () => {
     const { secret } = await newToken();
     const rows = await t.database.session((run) => run('SELECT * FROM public_signup_tokens'));
     expect(rows.length).toBeGreaterThan(0);
     expect(JSON.stringify(rows)).not.toContain(secret);
     const stored = await t.database.session((run) =>
-      run('SELECT display_prefix FROM public_signup_tokens WHERE secret_hash = $1', [
+      run('SELECT display_prefix, secret_sealed FROM public_signup_tokens WHERE secret_hash = $1', [
         createHash('sha256').update(secret).digest('hex'),
       ]),
     );
-    expect(stored).toEqual([{ display_prefix: `${secret.slice(0, 6)}…` }]);
+    expect(stored).toEqual([
+      { display_prefix: `${secret.slice(0, 6)}…`, secret_sealed: expect.stringMatching(/^v1\./) },
+    ]);
     const events = await t.database.session((run) => run('SELECT data, pre_data FROM events'));
     expect(JSON.stringify(events)).not.toContain(secret);
+    expect(JSON.stringify(events)).not.toContain(String(stored[0]?.secret_sealed));
+  });
+
+  it('a token made before secrets were kept (no sealed secret) shows its prefix and url null', async () => {
+    const secret = 'feed00112233445566778899aabbccdd';
+    const hash = createHash('sha256').update(secret).digest('hex');
+    await t.database.session((run) =>
+      run(
+        `INSERT INTO public_signup_tokens (secret_hash, display_prefix, name, expires_at, role_id, created_by, created_at)
+         VALUES ($1, 'feed00…', 'from before', $2, 3, 'admin', $3)`,
+        [hash, new Date(clock + DAY).toISOString(), new Date(clock).toISOString()],
+      ),
+    );
+    const recent = await newToken();
+    const expected = { secret: 'feed00…', url: null, name: 'from before', enabled: true };
+    expect((await t.send('GET', `${TOKENS}/${secret}`)).json()).toMatchObject(expected);
+    // In one list: the old token with its prefix, a recent one with its secret and link.
+    const tokens = (await t.send('GET', TOKENS)).json().tokens;
+    expect(tokens).toContainEqual(expect.objectContaining(expected));
+    expect(tokens).toContainEqual(expect.objectContaining({ secret: recent.secret, url: recent.url }));
+    const put = await t.send('PUT', `${TOKENS}/${secret}`, { enabled: false });
+    expect(put.statusCode).toBe(200);
+    expect(put.json()).toMatchObject({ ...expected, enabled: false });
+  });
+
+  it('a sealed secret that does not open (another key, another row) shows the prefix, not a 500', async () => {
+    const one = await newToken();
+    const other = await newToken();
+    // The sealed value of one token moved to another row: bound to its own row, it does not open.
+    await t.database.session((run) =>
+      run(
+        `UPDATE public_signup_tokens SET secret_sealed = (SELECT secret_sealed FROM public_signup_tokens WHERE secret_hash = $1)
+         WHERE secret_hash = $2`,
+        [
+          createHash('sha256').update(one.secret).digest('hex'),
+          createHash('sha256').update(other.secret).digest('hex'),
+        ],
+      ),
+    );
+    const got = await t.send('GET', `${TOKENS}/${other.secret}`);
+    expect(got.statusCode).toBe(200);
+    expect(got.json()).toMatchObject({ secret: `${other.secret.slice(0, 6)}…`, url: null });
+    expect(JSON.stringify(got.json())).not.toContain(one.secret);
+    expect((await t.send('GET', `${TOKENS}/${one.secret}`)).json()).toMatchObject({ secret: one.secret });
   });
 
   it('caps expiresAt at one calendar month from now on create (Jan 31 → Feb 28), not on update', async () => {
@@ -94,8 +149,13 @@ describe('/api/admin/invite-link/tokens', () => {
     const later = '2031-06-01T00:00:00.000Z';
     const updated = await t.send('PUT', `${TOKENS}/${token.secret}`, { expiresAt: later });
     expect(updated.statusCode).toBe(200);
-    expect(updated.json()).toMatchObject({ expiresAt: later, enabled: true, url: null });
-    expect(updated.json().secret).toBe(`${token.secret.slice(0, 6)}…`);
+    expect(updated.json()).toMatchObject({
+      expiresAt: later,
+      enabled: true,
+      secret: token.secret,
+      url: token.url,
+    });
+    expect(updated.headers['cache-control']).toBe('no-store');
   });
 
   it('400 for an expiry in the past, a missing or extra field or a wrong type on create; nothing written', async () => {
@@ -126,10 +186,12 @@ describe('/api/admin/invite-link/tokens', () => {
     expect(event?.data).toEqual({
       secret: prefix,
       name: token.name,
+      role: expect.objectContaining({ id: 3, name: 'Viewer', type: 'root' }),
       enabled: false,
       expiresAt: token.expiresAt,
     });
-    expect(event?.pre_data).toMatchObject({ secret: prefix, enabled: true });
+    expect(event?.pre_data).toMatchObject({ secret: prefix, enabled: true, name: token.name });
+    expect(JSON.stringify(event)).not.toContain(token.secret);
     expect(event?.created_by).toBe('admin');
 
     const on = await t.send('PUT', `${TOKENS}/${token.secret}`, { enabled: true });
@@ -170,6 +232,37 @@ describe('/api/admin/invite-link/tokens', () => {
     });
     expect(extended.json().enabled).toBe(true);
     expect((await validate(token.secret)).statusCode).toBe(200);
+  });
+
+  it('the event search finds both token events by the name, also one with quotes and a backslash', async () => {
+    for (const name of [uniqueName('Invite colleagues'), uniqueName('Ops "beta" \\ invite')]) {
+      const token = await newToken(7, name);
+      await t.send('PUT', `${TOKENS}/${token.secret}`, { enabled: false });
+      const found = await t.send('GET', `/api/admin/search/events?query=${encodeURIComponent(name)}`);
+      expect(found.statusCode).toBe(200);
+      expect(
+        found.json().events.map((e: { type: string }) => e.type),
+        name,
+      ).toEqual(['public-signup-token-updated', 'public-signup-token-created']);
+      expect(JSON.stringify(found.json())).not.toContain(token.secret);
+    }
+  });
+
+  it('a Viewer sees no token and changes none (403)', async () => {
+    const token = await newToken();
+    const { username } = await createUser(t, 'Viewer');
+    const viewer = asUser(await login(t, username));
+    for (const [method, path, body] of [
+      ['GET', TOKENS, undefined],
+      ['GET', `${TOKENS}/${token.secret}`, undefined],
+      ['PUT', `${TOKENS}/${token.secret}`, { enabled: false }],
+    ] as const) {
+      const res = await t.send(method, path, body, viewer);
+      expect(res.statusCode, `${method} ${path}`).toBe(403);
+      expect(res.json().name).toBe('NoAccessError');
+      expect(res.body).not.toContain(token.secret);
+    }
+    expect((await t.send('GET', `${TOKENS}/${token.secret}`)).json().enabled).toBe(true);
   });
 
   it('only admins manage tokens', async () => {
@@ -307,6 +400,35 @@ describe('invite URL without PUBLIC_URL', () => {
       });
       expect(res.statusCode).toBe(201);
       expect(res.json().url).toBe(`http://localhost:4321/new-user?invite=${res.json().secret}`);
+    } finally {
+      await other.close();
+    }
+  });
+});
+
+describe('SECRETS_KEY', () => {
+  it('is 32 bytes in hex or base64, or the service refuses to start', () => {
+    expect(loadConfig({ SECRETS_KEY: 'ab'.repeat(32) }).SECRETS_KEY).toBe('ab'.repeat(32));
+    expect(loadConfig({ SECRETS_KEY: Buffer.alloc(32, 7).toString('base64') }).SECRETS_KEY).toMatch(/=$/);
+    for (const bad of ['ab'.repeat(31), Buffer.alloc(16).toString('base64'), 'not a key']) {
+      expect(() => loadConfig({ SECRETS_KEY: bad }), bad).toThrow(/SECRETS_KEY/);
+    }
+  });
+
+  it('seals with the configured key: links show again, and no key is kept in the database', async () => {
+    const other = await startTestApp({ config: { SECRETS_KEY: 'ab'.repeat(32) } });
+    try {
+      const res = await other.send('POST', TOKENS, {
+        name: 'keyed',
+        expiresAt: new Date(Date.now() + DAY).toISOString(),
+      });
+      expect(res.statusCode).toBe(201);
+      const got = await other.send('GET', `${TOKENS}/${res.json().secret}`);
+      expect(got.json()).toMatchObject({ secret: res.json().secret, url: res.json().url });
+      const keys = await other.database.session((run) =>
+        run(`SELECT name FROM settings WHERE name = 'secrets.key'`),
+      );
+      expect(keys).toEqual([]);
     } finally {
       await other.close();
     }

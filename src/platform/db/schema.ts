@@ -300,10 +300,15 @@ export interface ContextFieldsTable {
   created_at: Timestamp;
 }
 
-/** Invite links; only the SHA-256 hash of the secret is stored (migrations/0007_invite_links.sql). */
+/**
+ * Invite links, found by the SHA-256 hash of their secret (migrations/0007_invite_links.sql); the
+ * secret itself is kept sealed, to be shown again (0034).
+ */
 export interface PublicSignupTokensTable {
   secret_hash: string;
   display_prefix: string;
+  /** The secret, sealed (platform/secret-box.ts); null for tokens made before migration 0034. */
+  secret_sealed: ColumnType<string | null, string | null | undefined, string | null>;
   name: string;
   expires_at: Date;
   enabled: Generated<boolean>;

@@ -22,9 +22,9 @@ import { useCan } from '../session';
 import { accessKeys } from './AccessShared';
 
 interface InviteToken {
-  /** Full only in the answer to a create; elsewhere the first 6 characters and `…`. */
+  /** The full secret; for a link made before the service kept secrets, its first 6 characters and `…`. */
   secret: string;
-  /** `<PUBLIC_URL>/new-user?invite=<secret>`, only in the answer to a create. */
+  /** `<PUBLIC_URL>/new-user?invite=<secret>`; null for a link made before the service kept secrets. */
   url: string | null;
   name: string;
   enabled: boolean;
@@ -42,10 +42,13 @@ const EXPIRY = [
 ];
 
 /**
- * Secrets and links made in this tab, by display prefix: the service keeps only a hash, so these
- * are the only copies the page can show again (and the PUT needs the full secret).
+ * The secret and link of a token: the service answers them, except for a link made before it kept
+ * secrets (only a prefix, `url` null); then the PUT needs a pasted link.
  */
-const madeHere = new Map<string, { secret: string; url: string }>();
+const linkOf = (t: InviteToken) => (t.url === null ? undefined : { secret: t.secret, url: t.url });
+
+/** What the table shows of a secret: its first 6 characters, as the service shows old links. */
+const prefixOf = (secret: string) => (secret.endsWith('…') ? secret : `${secret.slice(0, 6)}…`);
 
 const useInviteLinks = () =>
   useQuery({
@@ -113,7 +116,7 @@ export default function InviteLinkPage() {
                     <Table.Tr key={`${t.secret}-${t.createdAt}`}>
                       <Table.Td>{t.name}</Table.Td>
                       <Table.Td>
-                        <Code>{t.secret}</Code>
+                        <Code>{prefixOf(t.secret)}</Code>
                       </Table.Td>
                       <Table.Td>{status(t)}</Table.Td>
                       <Table.Td>{new Date(t.expiresAt).toLocaleString()}</Table.Td>
@@ -140,20 +143,19 @@ export default function InviteLinkPage() {
 }
 
 function CurrentLink({ token }: { token: InviteToken }) {
-  const made = madeHere.get(token.secret);
+  const made = linkOf(token);
   const expires = new Date(token.expiresAt).toLocaleString();
   if (!made)
     return (
       <Text>
-        {token.name} (secret starts with <Code>{token.secret}</Code>) works until {expires}. The service keeps
-        only a hash of it, so its full URL was shown once, when it was created; make a new link if nobody has
-        it.
+        {token.name} (secret starts with <Code>{token.secret}</Code>) works until {expires}. It was made
+        before the service kept links, so its full URL cannot be shown; make a new link if nobody has it.
       </Text>
     );
   return (
     <Stack gap="xs">
       <Text>
-        {token.name} works until {expires}. Copy the link now: it is shown only while this page is open.
+        {token.name} works until {expires}.
       </Text>
       {/* Focusable and wrapped: a long URL must be reachable and readable by keyboard (axe). */}
       <Code
@@ -187,9 +189,7 @@ function CreateLink({ onClose }: { onClose: () => void }) {
         name: name.trim(),
         expiresAt: new Date(Date.now() + Number(days) * DAY).toISOString(),
       }),
-    onSuccess: async (token) => {
-      // The answer holds the full secret and URL; keep them under the prefix lists show.
-      if (token.url) madeHere.set(`${token.secret.slice(0, 6)}…`, { secret: token.secret, url: token.url });
+    onSuccess: async () => {
       await client.invalidateQueries({ queryKey: accessKeys.inviteLinks });
       notifyDone('Invite link created.');
       onClose();
@@ -227,10 +227,10 @@ function secretOf(text: string): string {
   }
 }
 
-/** New expiry and on/off; the PUT takes the full secret, which only a link made here or a paste gives. */
+/** New expiry and on/off; the PUT takes the full secret (pasted for a link the service cannot show). */
 function ChangeLink({ token, onClose }: { token: InviteToken; onClose: () => void }) {
   const client = useQueryClient();
-  const made = madeHere.get(token.secret);
+  const made = linkOf(token);
   const [pasted, setPasted] = useState('');
   const [days, setDays] = useState<string | null>(null);
   const [enabled, setEnabled] = useState(token.enabled);
@@ -259,7 +259,7 @@ function ChangeLink({ token, onClose }: { token: InviteToken; onClose: () => voi
       {!made && (
         <>
           <Alert color="blue" title="The link is needed">
-            The service keeps only a hash of the secret, so paste the link or its secret (it starts with{' '}
+            This link was made before the service kept links, so paste the link or its secret (it starts with{' '}
             {token.secret}).
           </Alert>
           <TextInput
