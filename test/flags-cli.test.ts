@@ -93,6 +93,20 @@ describe('npm run flags', () => {
     ]);
     expect(imported.code, imported.stderr).toBe(0);
     expect(await transfer(target).export(query)).toEqual(document);
+
+    // The same file again, without --force: nothing to change, nothing imported, exit 0.
+    const again = await cli(target, [
+      'import',
+      '--project',
+      'default',
+      '--environment',
+      'development',
+      '--file',
+      file,
+    ]);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).toContain('nothing to change');
+    expect(await transfer(target).export(query)).toEqual(document);
   }, 120_000);
 
   it('exports YAML to a .yaml file and to standard output as JSON', async () => {
