@@ -327,6 +327,25 @@ describe('GET /api/admin/projects/:projectId/features/:featureName', () => {
     expect(again.map((u: { id: number }) => u.id)).toEqual([first.id, second.id]);
   });
 
+  it("finds collaborators among the flag's latest 1,000 events only", async () => {
+    const name = uniqueName();
+    await a.createFlag('default', { name });
+    const [early, late] = [await createUser(t, 'Editor'), await createUser(t, 'Editor')];
+    const cookie = await login(t, early.username);
+    const path = `/api/admin/projects/default/features/${name}`;
+    expect((await t.send('PUT', path, { description: 'early' }, asUser(cookie))).statusCode).toBe(200);
+    // A long history since (written directly: 1,000 changes through HTTP would only be slower).
+    await t.database.session((run) =>
+      run(
+        `INSERT INTO events (type, created_by, created_by_user_id, feature_name, project)
+         SELECT 'feature-metadata-updated', $1, $2, $3, 'default' FROM generate_series(1, 1000)`,
+        [late.username, late.id, name],
+      ),
+    );
+    const shown = (await a.getFlag('default', name)).json().collaborators.users;
+    expect(shown.map((u: { id: number }) => u.id)).toEqual([late.id]);
+  });
+
   it('answers 404 for an unknown flag and for a flag of another project', async () => {
     const missing = await a.getFlag('default', 'no-such-flag');
     expect(missing.statusCode).toBe(404);
