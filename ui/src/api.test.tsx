@@ -3,6 +3,8 @@ import { Notifications, notifications } from '@mantine/notifications';
 import { act, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApiError, notifyError } from './api';
+import { ErrorState } from './components';
+import { MutationError } from './dialogs';
 
 function renderToasts() {
   render(
@@ -34,5 +36,19 @@ describe('error toasts', () => {
     renderToasts();
     act(() => notifyError(new TypeError('Failed to fetch')));
     expect(await screen.findByText('Something went wrong')).toBeTruthy();
+  });
+});
+
+describe('error alerts', () => {
+  it('title a failed read and a failed write in words too', () => {
+    render(
+      <MantineProvider env="test">
+        <ErrorState error={new ApiError(404, { name: 'NotFoundError', message: 'No such flag.' })} />
+        <MutationError error={new ApiError(409, { name: 'NameExistsError', message: 'Taken.' })} />
+      </MantineProvider>,
+    );
+    expect(screen.getByText('Not found')).toBeTruthy();
+    expect(screen.getByText('Name already taken')).toBeTruthy();
+    expect(screen.queryByText(/NotFoundError|NameExistsError/)).toBeNull();
   });
 });
