@@ -96,7 +96,7 @@ describe('web UI: variants, health and admin pages (headless Chromium)', () => {
     expect(other.statusCode, other.body).toBe(200);
     await dialog.getByLabel('Variant 1 name').fill('teal');
     await dialog.getByRole('button', { name: 'Save variants' }).click();
-    await page.getByText('PreconditionFailedError').waitFor();
+    await page.getByText('Changed by someone else').waitFor();
     // Their change stands; reopened, the editor starts from it.
     expect((await getJson(t, variantsUrl)).variants.map((v: { name: string }) => v.name)).toEqual(['green']);
     await dialog.getByRole('button', { name: 'Cancel' }).click();

@@ -130,8 +130,7 @@ describe('web UI journey (headless Chromium)', () => {
     expect((await getJson(t, devPath)).strategies).toEqual([]);
 
     // On in production
-    // Mantine draws the track over the (hidden) input: a click lands on the track, inside its label.
-    await page.getByRole('switch', { name: `${flag} in production` }).click({ force: true });
+    await page.getByRole('switch', { name: `${flag} in production` }).click();
     await page.getByText(`${flag} is on in production.`).waitFor();
     expect(
       (await getJson(t, `/api/admin/projects/${project}/features/${flag}/environments/production`)).enabled,

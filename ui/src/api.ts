@@ -77,13 +77,43 @@ function detailOf(error: ApiError): string | undefined {
   return detail?.description ?? detail?.message;
 }
 
-/** Shows an API error as a toast: its name as the title, its message (and first detail) as text. */
+/**
+ * Words for people, per error name of docs/errors.md: the name is a code for programs, and a toast
+ * titled "NoAccessError" reads as a crash. A name not listed falls back on the status.
+ */
+const ERROR_TITLES = new Map<string, string>(
+  Object.entries({
+    ValidationError: 'Invalid input',
+    AuthenticationRequired: 'Please sign in',
+    NoAccessError: 'Not allowed',
+    InvalidOperationError: 'Not possible now',
+    NotFoundError: 'Not found',
+    NameExistsError: 'Name already taken',
+    PreconditionFailedError: 'Changed by someone else',
+    PayloadTooLargeError: 'Too much data',
+    ContentTypeerror: 'Unsupported request',
+    RateLimitError: 'Too many requests',
+    HeadersTooLargeError: 'Request too large',
+    InternalError: 'Server error',
+    ServiceUnavailableError: 'Service unavailable',
+  }),
+);
+
+/** The title of an error's toast, in words (never the error's code name). */
+export function errorTitle(error: unknown): string {
+  if (!(error instanceof ApiError)) return 'Something went wrong';
+  return (
+    ERROR_TITLES.get(error.body.name ?? '') ?? (error.status >= 500 ? 'Server error' : 'Request refused')
+  );
+}
+
+/** Shows an API error as a toast: a title in words, its message (and first detail) as text. */
 export function notifyError(error: unknown) {
   const isApi = error instanceof ApiError;
   const detail = isApi ? detailOf(error) : undefined;
   notifications.show({
     color: 'red',
-    title: isApi ? error.name : 'Something went wrong',
+    title: errorTitle(error),
     message: `${error instanceof Error ? error.message : String(error)}${detail ? ` ${detail}` : ''}`,
   });
 }

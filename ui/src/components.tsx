@@ -1,6 +1,6 @@
 import { Alert, Center, Loader, Text } from '@mantine/core';
 import type { ReactNode } from 'react';
-import { ApiError } from './api';
+import { ApiError, errorTitle } from './api';
 
 export function Loading() {
   return (
@@ -11,9 +11,9 @@ export function Loading() {
   );
 }
 
-/** A failed read: the server's error name and message. */
+/** A failed read: the error in words (its kind as a title) and the server's message. */
 export function ErrorState({ error }: { error: unknown }) {
-  const title = error instanceof ApiError ? error.name : 'Could not load';
+  const title = error instanceof ApiError ? errorTitle(error) : 'Could not load';
   return (
     <Alert color="red" title={title} role="alert">
       {error instanceof Error ? error.message : String(error)}

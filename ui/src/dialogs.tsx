@@ -11,13 +11,13 @@ import {
 } from '@mantine/core';
 import type { UseMutationResult } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
-import { ApiError } from './api';
+import { ApiError, errorTitle } from './api';
 
 /** The failed write's message in the dialog itself (the toast disappears; this stays). */
 export function MutationError({ error }: { error: unknown }) {
   if (!error) return null;
   return (
-    <Alert color="red" title={error instanceof ApiError ? error.name : 'Failed'} role="alert">
+    <Alert color="red" title={error instanceof ApiError ? errorTitle(error) : 'Failed'} role="alert">
       {error instanceof Error ? error.message : String(error)}
     </Alert>
   );

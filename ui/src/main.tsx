@@ -7,6 +7,7 @@ import {
   localStorageColorSchemeManager,
   MantineProvider,
   Notification,
+  Switch,
 } from '@mantine/core';
 import { Notifications } from '@mantine/notifications';
 import { MutationCache, QueryClient, QueryClientProvider } from '@tanstack/react-query';
@@ -18,8 +19,13 @@ import { router } from './router';
 
 const queryClient = new QueryClient({
   defaultOptions: { queries: { staleTime: 5_000, retry: 1, refetchOnWindowFocus: false } },
-  // Every failed write is shown with the server's message; pages add field-level handling.
-  mutationCache: new MutationCache({ onError: notifyError }),
+  // Every failed write is shown with the server's message; pages add field-level handling. A
+  // mutation with `meta: { toast: false }` shows its error itself (the login form, inline).
+  mutationCache: new MutationCache({
+    onError: (error, _variables, _result, mutation) => {
+      if (mutation.meta?.toast !== false) notifyError(error);
+    },
+  }),
 });
 
 // autoContrast and shade-8/9 colours keep text on badges and buttons at WCAG AA contrast.
@@ -35,6 +41,8 @@ const theme = createTheme({
       defaultProps: { closeButtonProps: { 'aria-label': 'Close notification' } },
       styles: { description: { color: 'var(--mantine-color-dimmed)' } },
     }),
+    // The input gets the track's box, above it (styles.css): a click on the switch lands on it.
+    Switch: Switch.extend({ classNames: { input: 'switch-input' } }),
   },
 });
 

@@ -17,6 +17,12 @@ export const EventSchema = Type.Object(
     data: Type.Unknown({ description: 'State of the subject after the change; null when none.' }),
     preData: Type.Unknown({ description: 'State of the subject before the change; null when none.' }),
     tags: Nullable(Type.Array(TagSchema, { description: 'Tags of the flag when the event happened.' })),
+    label: Nullable(
+      Type.String({ description: 'A short name of the event for people: not written, always null.' }),
+    ),
+    summary: Nullable(
+      Type.String({ description: 'A Markdown summary of the event: not written, always null.' }),
+    ),
   },
   { description: 'An event-log record.' },
 );

@@ -11,7 +11,17 @@ export const readEventCreators = (db: Db) => listEventCreators(db);
 /** Without a project, the event list shows this many of the most recent events. */
 export const RECENT_EVENTS = 100;
 
-const toResponse = (e: EventRecord) => ({ ...e, createdAt: e.createdAt.toISOString() });
+/**
+ * An event as the API shows it. `label` and `summary` (Unleash's words for people about an event)
+ * are not written by this service: null, which Unleash's schema allows. Events have no groups, so
+ * there is no `groupId`.
+ */
+const toResponse = (e: EventRecord) => ({
+  ...e,
+  createdAt: e.createdAt.toISOString(),
+  label: null,
+  summary: null,
+});
 
 export async function readEvents(db: Db, project: string | undefined) {
   if (project !== undefined) {

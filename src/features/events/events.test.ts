@@ -40,8 +40,10 @@ const EVENT_FIELDS = [
   'environment',
   'featureName',
   'id',
+  'label',
   'preData',
   'project',
+  'summary',
   'tags',
   'type',
 ];
@@ -106,6 +108,9 @@ describe('GET /api/admin/events', () => {
       preData: null,
       tags: [],
       data: { name: lastName, project: 'default', type: 'release' },
+      // Unleash's web UI reads these; this service writes neither (the schema allows null).
+      label: null,
+      summary: null,
     });
     expect(Date.parse(events[0]!.createdAt)).toBeGreaterThan(Date.now() - 120_000);
   });

@@ -234,6 +234,23 @@ export const FlagSchema = Type.Object(
       { description: 'Current lifecycle stage.' },
     ),
     links: Type.Array(FlagLinkSchema, { description: 'Links of the flag, oldest first.' }),
+    collaborators: Type.Optional(
+      Type.Object(
+        {
+          users: Type.Array(
+            Type.Object({
+              id: Type.Integer({ description: 'The user id.', examples: [7] }),
+              name: Type.String({
+                description: "The user's name, else username, else email, else `unknown`.",
+              }),
+              imageUrl: Type.String({ description: 'Avatar URL.' }),
+            }),
+            { description: 'Users who changed the flag, the latest first (at most 50).' },
+          ),
+        },
+        { description: 'Who changed the flag (from its events); only in GET of one flag.' },
+      ),
+    ),
   },
   { description: 'A feature flag with its configuration in every environment.' },
 );

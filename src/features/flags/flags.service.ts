@@ -11,6 +11,7 @@ import { appendEvent, appendEvents } from '../events/index.js';
 import { maintenanceError, refuseInMaintenance } from '../maintenance/index.js';
 import { tagNewFlag } from '../tags/index.js';
 import { disableAllEnvironments, hasChildren } from './archive.store.js';
+import { loadFlagViewWithCollaborators } from './collaborators.store.js';
 import { insertNewFlags } from './create-together.store.js';
 import { favoriteFlags } from './favorites.service.js';
 import type { CreateFlagInput, Flag, UpdateFlagInput } from './flags.schemas.js';
@@ -33,7 +34,7 @@ import {
   updateFlagRecorded,
   updateFlagRecordedWithView,
 } from './flags.store.js';
-import { newFlag, toFlag } from './flags.view.js';
+import { newFlag, toCollaborators, toFlag } from './flags.view.js';
 
 /** What `feature-metadata-updated` compares: the properties a metadata edit can change. */
 const metadata = (f: FlagRow) => ({
@@ -258,7 +259,12 @@ export async function readFlag(db: Db, name: string): Promise<Flag> {
  * lifecycle, and also `lastSeenAt` (so metrics arriving between a read and a write make a
  * conditional write fail: read again). See platform/http/etag.ts for why a hash.
  */
-export const flagEtag = (flag: Flag) => etagOf({ ...flag, favorite: false });
+export const flagEtag = (flag: Flag) => {
+  // Collaborators come from the events, not the flag's state; the If-Match check reads the flag
+  // without them.
+  const { collaborators: _, ...state } = flag;
+  return etagOf({ ...state, favorite: false });
+};
 
 /** Served from the read cache: the view of a flag is the same for every caller. */
 export async function getFlag(
@@ -270,8 +276,8 @@ export async function getFlag(
 ): Promise<Flag> {
   const [flag, favorites] = await Promise.all([
     reads.read(`flag\u0000${name}`, async () => {
-      const row = await loadFlagView(deps.database.db, name);
-      return row ? toFlag(row, false) : null;
+      const row = await loadFlagViewWithCollaborators(deps.database.db, name);
+      return row ? { ...toFlag(row, false), collaborators: toCollaborators(row.collaborators) } : null;
     }),
     favoriteFlags(deps, reads, by),
   ]);

@@ -1,3 +1,5 @@
+import { avatarUrl } from '../users/index.js';
+import type { CollaboratorRow } from './collaborators.store.js';
 import type { Flag } from './flags.schemas.js';
 import type { FlagRow, FlagViewRow, NewFlagEnvironment } from './flags.store.js';
 
@@ -110,5 +112,16 @@ export function newFlag(
     dependencies: [],
     lifecycle: { stage: 'initial', enteredStageAt: createdAt },
     links: [],
+  };
+}
+
+/** Unleash's `collaborators` of a flag: name, else username, else email, else `unknown`. */
+export function toCollaborators(rows: CollaboratorRow[]): NonNullable<Flag['collaborators']> {
+  return {
+    users: rows.map((u) => ({
+      id: u.id,
+      name: u.name ?? u.username ?? u.email ?? 'unknown',
+      imageUrl: avatarUrl(u.email ?? u.username ?? String(u.id)),
+    })),
   };
 }

@@ -1,5 +1,34 @@
 import { Type } from 'typebox';
 
+const limit = (description: string) => Type.Integer({ minimum: 0, description, examples: [1000] });
+
+/** Unleash's resourceLimitsSchema: every required key; docs/api.md says which are enforced. */
+export const ResourceLimitsSchema = Type.Object(
+  {
+    segmentValues: limit('Constraint values in one segment (the product of the two bounds below).'),
+    strategySegments: limit('Segments on one strategy (enforced).'),
+    constraintValues: limit('Values of one constraint (enforced).'),
+    constraints: limit('Constraints of one strategy or segment (enforced).'),
+    featureEnvironmentStrategies: limit('Strategies of a flag in one environment: no limit.'),
+    environments: limit('Environments: no limit.'),
+    projects: limit('Projects: no limit.'),
+    apiTokens: limit('API tokens: no limit.'),
+    segments: limit('Segments: no limit.'),
+    featureFlags: limit("Active flags in all: no limit (each project's `featureLimit` bounds its own)."),
+    releaseTemplates: limit('Release templates (not served): no limit.'),
+    actionSetActions: limit('Actions per action set (not served): no limit.'),
+    actionSetsPerProject: limit('Action sets per project (not served): no limit.'),
+    actionSetFilters: limit('Filters per action set (not served): no limit.'),
+    actionSetFilterValues: limit('Values per action set filter (not served): no limit.'),
+    signalEndpoints: limit('Signal endpoints (not served): no limit.'),
+    signalTokensPerEndpoint: limit('Tokens per signal endpoint (not served): no limit.'),
+  },
+  {
+    description:
+      "Bounds for Unleash's web UI: the service's own where it enforces one, else 1,000,000 (none).",
+  },
+);
+
 export const UiConfigSchema = Type.Object(
   {
     name: Type.String({ description: 'The product name.', examples: ['Flagship'] }),
@@ -31,6 +60,11 @@ export const UiConfigSchema = Type.Object(
     links: Type.Array(Type.Object({}, { additionalProperties: true }), {
       description: 'Extra UI links: none.',
     }),
+    environment: Type.String({
+      description: "The edition, for Unleash's web UI: always `Open source` (no Pro or Enterprise pages).",
+      examples: ['Open source'],
+    }),
+    resourceLimits: ResourceLimitsSchema,
   },
   { description: 'What the admin UI needs to know about this instance.' },
 );

@@ -3,6 +3,7 @@ import type { Deps } from '../../deps.js';
 import type { Reads } from '../../platform/read-cache.js';
 import { frontendApiOrigins } from '../frontend-api/index.js';
 import { isInMaintenance } from '../maintenance/index.js';
+import { RESOURCE_LIMITS } from './resource-limits.js';
 
 /** The service's version, as package.json gives it. */
 export const SERVICE_VERSION = '0.1.0';
@@ -22,5 +23,9 @@ export async function uiConfig(deps: Deps, reads: Reads) {
     frontendApiOrigins: await frontendApiOrigins(deps, reads),
     flags: {},
     links: [],
+    // Unleash's web UI takes an edition other than Pro, without an enterprise version, for open
+    // source: it then shows the pages this service serves and none of the paid ones.
+    environment: 'Open source',
+    resourceLimits: RESOURCE_LIMITS,
   };
 }

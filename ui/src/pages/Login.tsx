@@ -1,4 +1,5 @@
 import { Alert, Button, Center, Paper, PasswordInput, Stack, TextInput, Title } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Navigate, useLocation, useNavigate } from 'react-router';
@@ -15,7 +16,11 @@ export function LoginPage() {
   const [password, setPassword] = useState('');
   const login = useMutation({
     mutationFn: () => post('auth/simple/login', { username, password }),
+    // The form shows a failed sign-in itself; a toast too would outlive the next, successful one.
+    meta: { toast: false },
     onSuccess: async () => {
+      // Toasts raised before signing in (a session that ended, say) do not concern the new session.
+      notifications.clean();
       await client.invalidateQueries({ queryKey: meKey });
       navigate(from, { replace: true });
     },
