@@ -5,6 +5,7 @@ import { registerBodyDepth } from './body-depth.js';
 import { acceptEmptyBodies } from './empty-body.js';
 import { clientErrorResponse, frameworkErrorBody, registerErrorHandling } from './error-handler.js';
 import { registerLargeBodies } from './large-bodies.js';
+import { LINGER_MS, lingerBytes, registerLingeringClose } from './lingering-close.js';
 import { ErrorSchema } from './schemas.js';
 import { logRedaction, registerSecurityHeaders, securityHeaders } from './security-headers.js';
 import { lazySerializers } from './serialization.js';
@@ -72,5 +73,7 @@ export function createServer(config: Config) {
   // Before any hook that can refuse the request: 401s and 404s carry them too.
   registerSecurityHeaders(app, { hsts });
   registerLargeBodies(app);
+  // An answer given while the body is still arriving (413, 401...) reaches the client whole.
+  registerLingeringClose(app, { bytes: lingerBytes, ms: LINGER_MS });
   return app;
 }
