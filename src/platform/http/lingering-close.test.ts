@@ -1,3 +1,4 @@
+import { type AddressInfo, connect } from 'node:net';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import { slowUpload } from '../../../test/http.js';
@@ -21,6 +22,7 @@ async function serve(bounds: LingerBounds) {
     { onRequest: async (_request, reply) => reply.code(401).send({ refused: true }) },
     () => ({}),
   );
+  app.get('/ok', async () => ({ ok: true }));
   await app.listen({ port: 0, host: '127.0.0.1' });
   return app;
 }
@@ -59,5 +61,24 @@ describe('lingering close', () => {
     expect(performance.now() - started).toBeGreaterThanOrEqual(300);
     expect(answer.sent).toBeLessThan(4096 * KiB);
     expect(answer.error).toMatch(/EPIPE|ECONNRESET/);
+  });
+
+  it('serves the next request on a kept-alive connection once a refused body has been read', async () => {
+    const served = await serve({ bytes: () => 4096 * KiB, ms: 5000 });
+    const { port } = served.server.address() as AddressInfo;
+    const socket = connect(port, '127.0.0.1');
+    let received = '';
+    const both = new Promise<void>((resolve) =>
+      socket.on('data', (chunk) => {
+        received += chunk.toString();
+        if (received.includes('{"ok":true}')) resolve();
+      }),
+    );
+    socket.write(`${post('/refused')}\r\nContent-Length: ${512 * KiB}\r\n\r\n`);
+    socket.write(Buffer.alloc(512 * KiB, 'a'));
+    socket.write('GET /ok HTTP/1.1\r\nHost: localhost\r\n\r\n');
+    await both;
+    socket.destroy();
+    expect([...received.matchAll(/HTTP\/1\.1 (\d{3}) /g)].map((m) => m[1])).toEqual(['401', '200']);
   });
 });

@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import type { Socket } from 'node:net';
+import { Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 
 /** How long, after an answer, the rest of a refused body is read at most (a slow sender's bound). */
@@ -35,7 +35,14 @@ export interface LingerBounds {
 export function registerLingeringClose(app: FastifyInstance, bounds: LingerBounds) {
   app.addHook('onSend', (request, reply, payload, done) => {
     const raw = request.raw;
-    if (!raw.complete && hasBody(raw) && !raw.destroyed && raw.socket) {
+    // A connection only (`app.inject` has none to close); `complete`: Node has parsed the body.
+    if (
+      raw.socket instanceof Socket &&
+      !raw.complete &&
+      !raw.readableEnded &&
+      hasBody(raw) &&
+      !raw.destroyed
+    ) {
       const limit = request.routeOptions.bodyLimit ?? app.initialConfig.bodyLimit ?? 0;
       linger(raw, raw.socket, reply.raw, bounds.bytes(limit), bounds.ms);
     }
@@ -85,5 +92,7 @@ function linger(
   response.once('finish', () => {
     if (ended) return;
     timer = setTimeout(() => socket.destroy(), maxMs);
+    // Never what alone keeps the process running: the socket is.
+    timer.unref();
   });
 }
