@@ -268,7 +268,8 @@ describe('secrets and passwords never reach the log', () => {
     expect(await service.stop()).toBe(0);
     const printed = service.stdout() + service.stderr();
     // The log is really there: requests, with secret URL parts redacted.
-    expect(printed).toContain('"msg":"incoming request"');
+    expect(printed).toContain('"msg":"request completed"');
+    expect(printed).not.toContain('"msg":"incoming request"');
     expect(printed).toContain('/api/admin/api-tokens/[redacted]');
     expect(printed).toContain('/auth/reset/validate?token=[redacted]');
     expect(printed).toContain('/invite/[redacted]/validate');

@@ -59,8 +59,9 @@ export async function startService(
   child.stderr.on('data', (chunk: Buffer) => {
     err += chunk.toString();
   });
+  // 'close', not 'exit': once the process's output has all arrived too (its last log lines).
   const exited = new Promise<number | null>((resolve) => {
-    child.on('exit', (code) => {
+    child.on('close', (code) => {
       running.delete(child);
       resolve(code);
     });

@@ -1,14 +1,22 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, { LogController } from 'fastify';
+import Fastify from 'fastify';
 import { type Config, trustProxy } from '../../config.js';
 import { registerBodyDepth } from './body-depth.js';
 import { acceptEmptyBodies } from './empty-body.js';
 import { clientErrorResponse, frameworkErrorBody, registerErrorHandling } from './error-handler.js';
 import { registerLargeBodies } from './large-bodies.js';
+import { LINGER_MS, lingerBytes, registerLingeringClose } from './lingering-close.js';
+import { RequestLog } from './request-log.js';
 import { ErrorSchema } from './schemas.js';
 import { logRedaction, registerSecurityHeaders, securityHeaders } from './security-headers.js';
 import { lazySerializers } from './serialization.js';
 import { registerValidation } from './validation.js';
+
+/** Whether answers carry Strict-Transport-Security: only when the service is known to be on https. */
+const hstsOf = (config: Config) => config.PUBLIC_URL?.startsWith('https://') ?? false;
+
+/** The headers every answer of the service carries, for answers written without Fastify's reply. */
+export const answerHeaders = (config: Config) => securityHeaders({ hsts: hstsOf(config) });
 
 /**
  * The HTTP server with the service's conventions, before any route: JSON errors for everything
@@ -17,26 +25,6 @@ import { registerValidation } from './validation.js';
  * security headers on every answer, secrets kept out of the log.
  * The service (app.ts) and an edge replica (src/edge/) both start from it.
  */
-/** The paths SDKs poll and report to: many requests a minute per SDK instance, all alike. */
-const SDK_PATH = /\/api\/(?:client|frontend)(?:[/?]|$)|\/ofrep\//;
-
-/**
- * Whether Fastify's two lines per request ("incoming request", "request completed") are left out:
- * for SDK requests, unless the level is debug or trace. Thousands of SDKs polling every 15 s would
- * fill the log with identical lines and cost a write each (Unleash does not log them either);
- * their errors are still logged by the error handler. Admin and UI requests are logged as before.
- */
-export function quietRequestLog(level: Config['LOG_LEVEL']): (request: { url: string }) => boolean {
-  if (level === 'debug' || level === 'trace') return () => false;
-  return (request) => SDK_PATH.test(request.url);
-}
-
-/** Whether answers carry Strict-Transport-Security: only when the service is known to be on https. */
-const hstsOf = (config: Config) => config.PUBLIC_URL?.startsWith('https://') ?? false;
-
-/** The headers every answer of the service carries, for answers written without Fastify's reply. */
-export const answerHeaders = (config: Config) => securityHeaders({ hsts: hstsOf(config) });
-
 export function createServer(config: Config) {
   const hsts = hstsOf(config);
   // Also on the answers written before Fastify has a reply (below).
@@ -44,7 +32,8 @@ export function createServer(config: Config) {
   const app = Fastify({
     // Secrets never reach the log: redacted URLs, headers and body fields (security-headers.ts).
     logger: { level: config.LOG_LEVEL, ...logRedaction },
-    logController: new LogController({ disableRequestLogging: quietRequestLog(config.LOG_LEVEL) }),
+    // One line per answered request; none for SDK polls and health probes below debug.
+    logController: new RequestLog(config.LOG_LEVEL),
     bodyLimit: config.BODY_LIMIT,
     trustProxy: trustProxy(config),
     // Node's parser errors (oversized headers, garbage) still get a JSON error body.
@@ -72,5 +61,7 @@ export function createServer(config: Config) {
   // Before any hook that can refuse the request: 401s and 404s carry them too.
   registerSecurityHeaders(app, { hsts });
   registerLargeBodies(app);
+  // An answer given while the body is still arriving (413, 401...) reaches the client whole.
+  registerLingeringClose(app, { bytes: lingerBytes, ms: LINGER_MS });
   return app;
 }
