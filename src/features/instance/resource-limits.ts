@@ -1,3 +1,6 @@
+import type { TSchema } from 'typebox';
+import { ConstraintBody, ConstraintsBody, CreateStrategyBody } from '../strategies/index.js';
+
 /**
  * The `resourceLimits` of ui-config: Unleash's web UI reads them to warn or refuse before a
  * request. Where this service refuses more than a bound, the bound is its own (the TypeBox
@@ -7,14 +10,21 @@
  */
 export const NO_LIMIT = 1_000_000;
 
+/** The schema's own bound on an array, read from it so that the two cannot disagree. */
+function maxItemsOf(schema: TSchema | undefined): number {
+  const max = (schema as { maxItems?: unknown } | undefined)?.maxItems;
+  if (typeof max !== 'number') throw new Error('resource-limits: the schema has no maxItems');
+  return max;
+}
+
 /** Bounds the service enforces, per request body (strategies and segments alike). */
 export const ENFORCED_LIMITS = {
   /** Values of one constraint (ConstraintBody `values`). */
-  constraintValues: 10_000,
+  constraintValues: maxItemsOf(ConstraintBody.properties.values),
   /** Constraints of one strategy or segment (ConstraintsBody). */
-  constraints: 1_000,
+  constraints: maxItemsOf(ConstraintsBody),
   /** Segments attached to one strategy (a strategy body's `segments`). */
-  strategySegments: 1_000,
+  strategySegments: maxItemsOf(CreateStrategyBody.properties.segments),
 } as const;
 
 export const RESOURCE_LIMITS = {
