@@ -8,8 +8,10 @@ export { type Decision, decideFlag } from './decide.js';
 export { evaluateAll, evaluateCompiled, evaluateFlag } from './evaluate.js';
 export {
   anchored,
+  type CompileBudget,
   compilePattern,
   fullMatch,
+  newCompileBudget,
   type PatternResult,
   type UserPattern,
   withCompileBudget,

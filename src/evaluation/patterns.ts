@@ -1,4 +1,3 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { LRUCache } from 'lru-cache';
 import { RE2JS } from 're2js';
 
@@ -45,18 +44,35 @@ export const MATCH_BUDGET = 262_144;
  * validation of distinct allowed patterns would still compile for minutes.
  */
 export const COMPILE_BUDGET = 20_000;
-/** The budget of the validation running in this asynchronous context (imports yield meanwhile). */
-const budgets = new AsyncLocalStorage<{ left: number }>();
+/** What one validation may still compile (estimated instructions of patterns not cached). */
+export interface CompileBudget {
+  left: number;
+}
+
+export const newCompileBudget = (): CompileBudget => ({ left: COMPILE_BUDGET });
 
 /**
- * Runs a validation (synchronous, or asynchronous as an import's, which yields to other requests)
- * with a compile budget, or within the one already running (an import validates many constraint
- * lists under one): once it is spent, patterns not compiled before are refused (not cached:
- * another request may compile them). Cached patterns are free.
+ * The budget of the validation running now. Set only around synchronous work (withCompileBudget),
+ * so no other request can run while it is set; no AsyncLocalStorage, whose hooks would tax every
+ * promise of the process once used (docs/adr/0009).
  */
-export function withCompileBudget<T>(run: () => T): T {
-  if (budgets.getStore()) return run();
-  return budgets.run({ left: COMPILE_BUDGET }, run);
+let current: CompileBudget | undefined;
+
+/**
+ * Runs a synchronous validation with a compile budget: `budget` (an asynchronous validation, an
+ * import, passes its document's around each synchronous step), else the one already running (an
+ * outer validation's), else a fresh one. Once it is spent, patterns not compiled before are
+ * refused (not cached: another request may compile them). Cached patterns are free.
+ */
+export function withCompileBudget<T>(run: () => T, budget?: CompileBudget): T {
+  if (current !== undefined && budget === undefined) return run();
+  const outer = current;
+  current = budget ?? newCompileBudget();
+  try {
+    return run();
+  } finally {
+    current = outer;
+  }
 }
 
 /** A compiled, accepted pattern. */
@@ -98,7 +114,7 @@ export function compilePattern(text: string, caseInsensitive = false): PatternRe
   const cached = cache.get(key);
   if (cached) return cached;
   const estimate = estimateProgramSize(text);
-  const budget = budgets.getStore();
+  const budget = current;
   if (estimate <= MAX_ESTIMATE && budget !== undefined) {
     if (estimate > budget.left) {
       return {

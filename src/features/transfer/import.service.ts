@@ -1,5 +1,4 @@
 import type { Deps } from '../../deps.js';
-import { withCompileBudget } from '../../evaluation/index.js';
 import { type Db, transaction } from '../../platform/db/index.js';
 import type { Principal } from '../../platform/http/auth.js';
 import { AppError, type ErrorDetail, notFound } from '../../platform/http/errors.js';
@@ -121,7 +120,7 @@ async function apply(tx: Db, input: ImportInput, by: Principal, clock: () => Dat
       });
     }
   }
-  const { validation, plan } = await withCompileBudget(() => checkImport(input, facts, by));
+  const { validation, plan } = await checkImport(input, facts, by);
   if (validation.errors.length > 0 || validation.permissions.length > 0) {
     return { validation, changes: 0, changed: [] };
   }
@@ -181,7 +180,7 @@ export async function validateImport(
   by: Principal,
 ): Promise<ImportValidation> {
   const facts = withPlannedSegments(await readFacts(deps.database.db, input));
-  const first = (await withCompileBudget(() => checkImport(input, facts, by))).validation;
+  const first = (await checkImport(input, facts, by)).validation;
   if (first.errors.length > 0 || first.permissions.length > 0) return first;
   let applied: Applied;
   try {

@@ -1,4 +1,4 @@
-import { fullMatch } from '../../evaluation/index.js';
+import { fullMatch, newCompileBudget, withCompileBudget } from '../../evaluation/index.js';
 import { allows, type Permission, type Principal } from '../../platform/http/auth.js';
 import { WorkSlices } from '../../platform/yielding.js';
 import type { WantedParent } from '../dependencies/index.js';
@@ -159,6 +159,7 @@ export async function checkImport(
 ): Promise<{ validation: ImportValidation; plan: ImportPlan }> {
   const { data, project, environment } = input;
   const slices = new WorkSlices();
+  const budget = newCompileBudget();
   const errors: ImportItem[] = [];
   const warnings: ImportItem[] = [];
   const add = (into: ImportItem[], message: string, items: Iterable<string>, keepOrder = false) => {
@@ -232,7 +233,9 @@ export async function checkImport(
     if (builtIn === undefined) unknownTypes.add(s.name);
     else if (!builtIn) customTypes.add(s.name);
     const base = `/body/data/featureStrategies/${i}/constraints`;
-    for (const p of constraintsProblems(s.constraints, base)) badConstraints.push(`${where}: ${p.message}`);
+    // One compile budget for the whole document, around each synchronous step (the loop yields).
+    const found = withCompileBudget(() => constraintsProblems(s.constraints, base), budget);
+    for (const p of found) badConstraints.push(`${where}: ${p.message}`);
     for (const p of rolloutProblems(s.name, s.parameters, '')) badParameters.push(`${where}: ${p.message}`);
     const variants = variantList(s.variants ?? [], false);
     for (const p of variants.problems) badVariants.push(`${where}: ${p}`);
