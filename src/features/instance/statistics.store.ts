@@ -1,14 +1,11 @@
+import { randomUUID } from 'node:crypto';
 import { type Kysely, sql } from 'kysely';
+import { settingMadeOnce } from '../../platform/db/index.js';
 import type { DB } from '../../platform/db/schema.js';
 
 /** This instance's id: made once, on first use, and kept in `settings`. */
 export async function instanceId(db: Kysely<DB>): Promise<string> {
-  await sql`INSERT INTO settings (name, content) VALUES ('instance.id', jsonb_build_object('id', gen_random_uuid()::text))
-    ON CONFLICT DO NOTHING`.execute(db);
-  const result = await sql<{
-    id: string;
-  }>`SELECT content->>'id' AS id FROM settings WHERE name = 'instance.id'`.execute(db);
-  return result.rows[0]?.id ?? '';
+  return (await settingMadeOnce(db, 'instance.id', 'id', randomUUID())) ?? '';
 }
 
 export interface StatisticsRow {

@@ -7,4 +7,5 @@ export type { Database, Engine } from './database.js';
 export { JOB_LEASES, takeJobLease, tryJobLease } from './lease.js';
 export { planForManyRows } from './many-rows.js';
 export { PREPARE_ALWAYS } from './pglite-prepared.js';
+export { settingMadeOnce } from './setting-once.js';
 export { singleStatement, transaction, transactionRetries } from './transaction.js';

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { sql } from 'kysely';
 import { parseSecretKey } from '../secret-box.js';
 import type { Database } from './database.js';
+import { settingMadeOnce } from './setting-once.js';
 
 const loaded = new WeakMap<Database, Promise<Buffer>>();
 
@@ -24,12 +24,7 @@ export function secretKey(database: Database, configured: string | undefined): P
 }
 
 async function readOrCreate(database: Database): Promise<Buffer> {
-  const fresh = randomBytes(32).toString('base64');
-  await sql`INSERT INTO settings (name, content) VALUES ('secrets.key', jsonb_build_object('key', ${fresh}::text))
-    ON CONFLICT DO NOTHING`.execute(database.db);
-  const result = await sql<{ key: string }>`SELECT content->>'key' AS key FROM settings
-    WHERE name = 'secrets.key'`.execute(database.db);
-  const stored = result.rows[0]?.key;
+  const stored = await settingMadeOnce(database.db, 'secrets.key', 'key', randomBytes(32).toString('base64'));
   if (stored === undefined) throw new Error('the secrets key row is missing');
   return parseSecretKey(stored);
 }
