@@ -3,7 +3,7 @@ import { type Db, transaction } from '../../platform/db/index.js';
 import { sqlState } from '../../platform/db/pg-errors.js';
 import type { Principal } from '../../platform/http/auth.js';
 import { invalidField, nameExists, notFound } from '../../platform/http/errors.js';
-import { appendEvent } from '../events/index.js';
+import { appendEvent, appendEvents } from '../events/index.js';
 import { findUsers, listRoles, toUser } from '../users/index.js';
 import type { Group, GroupInput } from './groups.schemas.js';
 import {
@@ -140,7 +140,13 @@ export function changeGroup(deps: Deps, id: number, input: GroupInput, by: Princ
         data: eventData(group),
         preData: eventData(previous),
       });
-      await recordMemberChanges(tx, id, eventData(previous).users, members, by);
+      await recordMemberChanges(
+        tx,
+        id,
+        previous.users.map((u) => u.user.id),
+        members,
+        by,
+      );
       return group;
     }),
   );
@@ -160,12 +166,14 @@ async function recordMemberChanges(
   const had = new Set(before);
   const has = new Set(after);
   const who = { createdBy: by.name, createdByUserId: by.userId };
-  for (const userId of after.filter((id) => !had.has(id))) {
-    await appendEvent(tx, { type: 'group-user-added', ...who, data: { groupId, userId } });
-  }
-  for (const userId of before.filter((id) => !has.has(id))) {
-    await appendEvent(tx, { type: 'group-user-removed', ...who, data: null, preData: { groupId, userId } });
-  }
+  await appendEvents(tx, [
+    ...after
+      .filter((id) => !had.has(id))
+      .map((userId) => ({ type: 'group-user-added', ...who, data: { groupId, userId } })),
+    ...before
+      .filter((id) => !has.has(id))
+      .map((userId) => ({ type: 'group-user-removed', ...who, data: null, preData: { groupId, userId } })),
+  ]);
 }
 
 /** Deletes the group; its members lose what it gave them (memberships and roles cascade). */

@@ -94,10 +94,10 @@ export function findUsers(db: Db, ids: number[]): Promise<UserRow[]> {
   return users(db).where('id', 'in', ids).orderBy('id').execute();
 }
 
-/** By username or email, in any letter case. */
 /** A login name as it is looked up: trimmed, in lower case. */
 export const normalLogin = (login: string) => login.trim().toLowerCase();
 
+/** By username or email, in any letter case. */
 export function findUserByLogin(db: Db, login: string): Promise<UserRow | undefined> {
   const lower = normalLogin(login);
   return users(db)
