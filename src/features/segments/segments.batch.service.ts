@@ -32,6 +32,7 @@ export async function importSegments(
   segments: ImportedSegment[],
   keep: boolean,
   by: Principal,
+  type: 'segment-import' | 'segment-created' = 'segment-import',
 ): Promise<{ events: number; ids: Map<string, number> }> {
   const existing = new Map(
     (
@@ -67,10 +68,11 @@ export async function importSegments(
     changed.map((c) => c.after),
   );
   for (const s of existing.values()) ids.set(s.name, s.id);
-  const event = (data: unknown, preData?: unknown): NewEvent => ({
-    type: 'segment-import',
+  const event = (data: ReturnType<typeof eventData>, preData?: unknown): NewEvent => ({
+    type,
     createdBy: by.name,
     createdByUserId: by.userId,
+    ...(data.project && { project: data.project }),
     data,
     preData,
   });
@@ -100,10 +102,9 @@ export async function dropSegments(tx: Db, by: Principal): Promise<number> {
 }
 
 /**
- * Creates segments no segment has the name of (the caller checked under its locks; a name taken
- * meanwhile is a unique violation), with new ids, as creating each through the API would: one
- * `segment-created` per segment. Constraints must be checked and stored-form already, projects
- * must exist. Returns the new ids by name.
+ * Creates the segments the flag import defines and this instance lacks (the caller checked under
+ * its locks; a name taken meanwhile is a unique violation), with new ids: importSegments with one
+ * `segment-created` per segment, as creating each through the API records. Returns the ids by name.
  */
 export async function createSegments(
   tx: Db,
@@ -111,16 +112,5 @@ export async function createSegments(
   by: Principal,
 ): Promise<Map<string, number>> {
   const fresh = segments.map((s) => ({ ...s, id: undefined }));
-  const ids = await insertSegments(tx, fresh, by.name);
-  await appendEvents(
-    tx,
-    fresh.map((s) => ({
-      type: 'segment-created',
-      createdBy: by.name,
-      createdByUserId: by.userId,
-      ...(s.project && { project: s.project }),
-      data: { ...eventData({ ...s, id: ids.get(s.name) ?? 0 }), createdBy: by.name },
-    })),
-  );
-  return ids;
+  return (await importSegments(tx, fresh, true, by, 'segment-created')).ids;
 }
