@@ -108,17 +108,11 @@ interface Applied {
 async function apply(tx: Db, input: ImportInput, by: Principal, clock: () => Date): Promise<Applied> {
   const { project, environment } = input;
   await lockProjectAndFlags(tx, project, namesIn(input));
-  const facts = await readFacts(tx, input);
+  let facts = await readFacts(tx, input);
   const before = await newestEventId(tx);
   if (facts.segmentPlan.problems.length === 0 && facts.segmentPlan.create.length > 0) {
     const ids = await createSegments(tx, facts.segmentPlan.create, by);
-    for (const s of facts.segmentPlan.create) {
-      facts.segments.set(s.name, {
-        id: ids.get(s.name) ?? 0,
-        project: s.project,
-        constraints: s.constraints,
-      });
-    }
+    facts = withPlannedSegments(facts, ids);
   }
   const { validation, plan } = await checkImport(input, facts, by);
   if (validation.errors.length > 0 || validation.permissions.length > 0) {
@@ -157,11 +151,14 @@ class TrialDone extends Error {
   }
 }
 
-/** The segments the document would create, as if they existed (the rules' first look, no writes). */
-function withPlannedSegments(facts: ImportFacts): ImportFacts {
+/**
+ * The facts with the segments the document creates among the existing ones: with their new `ids`
+ * once created, else (the rules' first look, before any write) as id 0.
+ */
+function withPlannedSegments(facts: ImportFacts, ids?: Map<string, number>): ImportFacts {
   const segments = new Map(facts.segments);
   for (const s of facts.segmentPlan.create) {
-    segments.set(s.name, { id: 0, project: s.project, constraints: s.constraints });
+    segments.set(s.name, { id: ids?.get(s.name) ?? 0, project: s.project, constraints: s.constraints });
   }
   return { ...facts, segments };
 }
