@@ -1,4 +1,5 @@
 import { type Kysely, sql } from 'kysely';
+import { likeLiteral } from '../../platform/db/index.js';
 import type { DB } from '../../platform/db/schema.js';
 import { countAllEvents, type EventRecord, toEventRecord } from './events.store.js';
 
@@ -16,8 +17,6 @@ export interface EventSearch {
   offset: number;
   limit: number;
 }
-
-const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /**
  * Events matching every filter given, newest first, one page, and how many match in all. Each
@@ -46,11 +45,11 @@ export async function searchEvents(
   if (s.toExclusive) q = q.where('created_at', '<', s.toExclusive);
   const text = s.query;
   if (text) {
-    const pattern = `%${escapeLike(text)}%`;
+    const pattern = `%${likeLiteral(text)}%`;
     // The data is searched as its JSON text, where a `"`, a `\` or a control character in a
     // value is escaped: the query is also looked for escaped so, or a name such as `Ops "beta"`
     // would never be found. JSON.stringify escapes exactly as PostgreSQL's jsonb output does.
-    const inJson = `%${escapeLike(JSON.stringify(text).slice(1, -1))}%`;
+    const inJson = `%${likeLiteral(JSON.stringify(text).slice(1, -1))}%`;
     // The three texts joined by newlines, as the trigram index events_text_trgm (migration 0027)
     // holds them. A text without a newline matches the joined text exactly when it matches one of
     // the three; a text with one is also checked against each on its own.

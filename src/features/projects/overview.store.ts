@@ -1,4 +1,5 @@
 import { type Kysely, sql } from 'kysely';
+import { likeLiteral } from '../../platform/db/index.js';
 import type { DB } from '../../platform/db/schema.js';
 
 /**
@@ -220,7 +221,7 @@ export async function projectExtras(db: Kysely<DB>, projectId: string) {
  * contains it (case-insensitive), as Unleash's flags overview filters them. Reads users read-only.
  */
 export async function listAllFlagCreators(db: Kysely<DB>, query: string) {
-  const pattern = `%${query.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  const pattern = `%${likeLiteral(query)}%`;
   const result = await sql<{ id: number; name: string }>`
     SELECT id, name FROM (
       SELECT u.id, coalesce(u.name, u.username, u.email, '') AS name FROM users u

@@ -1,3 +1,4 @@
+import { likeLiteral } from '../../platform/db/index.js';
 import { invalidField } from '../../platform/http/errors.js';
 
 /**
@@ -95,9 +96,6 @@ export const DEFAULT_LIMIT = 50;
 export const MAX_LIMIT = 1000;
 
 const bad = (param: string, message: string) => invalidField(`/query/${param}`, message);
-
-/** Escapes LIKE's wildcards and its escape character, so the text matches literally. */
-export const likeLiteral = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /** Comma-separated items, trimmed, empties dropped, duplicates removed (first kept). */
 const items = (text: string) => [

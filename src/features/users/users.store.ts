@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { sql } from 'kysely';
-import type { Db } from '../../platform/db/index.js';
+import { type Db, likeLiteral } from '../../platform/db/index.js';
 import type { Grant, Permission } from '../../platform/http/auth.js';
 import type { User } from './users.schemas.js';
 
@@ -240,7 +240,7 @@ export async function addProjectOwner(db: Db, userId: number, project: string): 
  * taken literally), by id, at most `limit`.
  */
 export function searchUserRows(db: Db, q: string, limit: number): Promise<UserRow[]> {
-  const pattern = `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  const pattern = `%${likeLiteral(q)}%`;
   return users(db)
     .where('is_service', '=', false)
     .where((eb) =>

@@ -5,6 +5,7 @@ import type { DB } from './schema.js';
 export type Db = Kysely<DB>;
 export type { Database, Engine } from './database.js';
 export { JOB_LEASES, takeJobLease, tryJobLease } from './lease.js';
+export { likeLiteral } from './like.js';
 export { planForManyRows } from './many-rows.js';
 export { PREPARE_ALWAYS } from './pglite-prepared.js';
 export { settingMadeOnce } from './setting-once.js';
