@@ -1,4 +1,4 @@
-import type { Principal } from '../platform/http/auth.js';
+import { type Principal, TOKEN_USER_ID } from '../platform/http/auth.js';
 import { AppError } from '../platform/http/errors.js';
 import type { Upstream } from './edge.upstream-http.js';
 
@@ -29,7 +29,7 @@ function toPrincipal(token: EdgeToken): Principal {
   const permission = token.type === 'client' ? 'CLIENT' : 'FRONTEND';
   return {
     name: 'edge',
-    userId: -42,
+    userId: TOKEN_USER_ID,
     kind: token.type === 'client' ? 'client-token' : 'frontend-token',
     grants: token.projects.map((project) => ({ permission, project, environment: token.environment })),
     scope: { projects: token.projects, environment: token.environment },

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { type Db, transaction } from '../../platform/db/index.js';
-import type { Principal, ResolvePrincipal } from '../../platform/http/auth.js';
+import { type Principal, type ResolvePrincipal, TOKEN_USER_ID } from '../../platform/http/auth.js';
 import { countTokens, findTokenByHash, insertToken, lockTokenBootstrap } from './api-tokens.store.js';
 
 /** Only this hash of a token is stored; the secret itself is shown once and never kept. */
@@ -22,12 +22,17 @@ export function displayPrefix(secret: string): string {
 
 export function toPrincipal(row: NonNullable<Awaited<ReturnType<typeof findTokenByHash>>>): Principal {
   if (row.type === 'admin') {
-    return { name: row.tokenName, userId: -42, kind: 'admin-token', grants: [{ permission: 'ADMIN' }] };
+    return {
+      name: row.tokenName,
+      userId: TOKEN_USER_ID,
+      kind: 'admin-token',
+      grants: [{ permission: 'ADMIN' }],
+    };
   }
   const permission = row.type === 'client' ? 'CLIENT' : 'FRONTEND';
   return {
     name: row.tokenName,
-    userId: -42,
+    userId: TOKEN_USER_ID,
     kind: row.type === 'client' ? 'client-token' : 'frontend-token',
     grants: row.projects.map((project) => ({
       permission,

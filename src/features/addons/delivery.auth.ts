@@ -1,11 +1,8 @@
 import type { Db } from '../../platform/db/index.js';
-import type { Grant } from '../../platform/http/auth.js';
+import { type Grant, TOKEN_USER_ID } from '../../platform/http/auth.js';
 import { mayReadEvent } from '../events/index.js';
 import { grantsOfUser } from '../users/index.js';
 import type { AddonRow } from './addons.store.js';
-
-/** Events' `createdByUserId` of admin API tokens (which hold ADMIN). */
-const ADMIN_TOKEN_USER_ID = -42;
 
 export type EventReader = (event: { featureName: string | null }) => boolean;
 
@@ -17,7 +14,7 @@ export type EventReader = (event: { featureName: string | null }) => boolean;
  */
 async function ownerGrants(db: Db, userId: number | null): Promise<Grant[] | undefined> {
   if (userId === null) return [];
-  if (userId === ADMIN_TOKEN_USER_ID) return [{ permission: 'ADMIN' }];
+  if (userId === TOKEN_USER_ID) return [{ permission: 'ADMIN' }];
   return grantsOfUser(db, userId);
 }
 

@@ -56,6 +56,9 @@ export interface Grant {
   environment?: string;
 }
 
+/** The `userId` of API tokens (events' `createdByUserId`), as in Unleash. */
+export const TOKEN_USER_ID = -42;
+
 export interface Principal {
   /** Shown as `createdBy` on events. */
   name: string;
