@@ -45,7 +45,7 @@ export interface PatchLimits {
   maxDepth: number;
 }
 
-/** The defaults: BODY_LIMIT's default (1 MiB) and the body depth bound. */
+/** The defaults, for what a caller does not give: BODY_LIMIT's default (1 MiB) and the body depth bound. */
 export const DEFAULT_PATCH_LIMITS: PatchLimits = { maxSize: 1_048_576, maxDepth: MAX_JSON_DEPTH };
 
 type Container = Record<string, unknown> | unknown[];
@@ -176,10 +176,10 @@ function applyOne(doc: unknown, op: PatchOperation, budget: Budget): unknown {
 export function applyJsonPatch(
   document: unknown,
   patch: PatchOperation[],
-  limits: PatchLimits = DEFAULT_PATCH_LIMITS,
+  limits: Partial<PatchLimits> = {},
 ): unknown {
   let doc = structuredClone(document);
-  const budget = new Budget(limits);
+  const budget = new Budget({ ...DEFAULT_PATCH_LIMITS, ...limits });
   patch.forEach((op, index) => {
     try {
       doc = applyOne(doc, op, budget);

@@ -4,12 +4,7 @@ import type { Deps } from '../../deps.js';
 import type { Principal } from '../../platform/http/auth.js';
 import { AppError, invalid, invalidField } from '../../platform/http/errors.js';
 import { validationDetails } from '../../platform/http/validation.js';
-import {
-  applyJsonPatch,
-  DEFAULT_PATCH_LIMITS,
-  PatchError,
-  type PatchOperation,
-} from '../../platform/json-patch.js';
+import { applyJsonPatch, PatchError, type PatchOperation } from '../../platform/json-patch.js';
 import { type Flag, UpdateFlagBody, type UpdateFlagInput } from './flags.schemas.js';
 import { updateFlagMetadata } from './flags.service.js';
 import type { FlagRow } from './flags.store.js';
@@ -61,7 +56,6 @@ export async function patchFlag(
       let patched: unknown;
       try {
         patched = applyJsonPatch(patchable(before), ops as PatchOperation[], {
-          ...DEFAULT_PATCH_LIMITS,
           maxSize: deps.config.BODY_LIMIT,
         });
       } catch (error) {

@@ -7,12 +7,7 @@ import type { Principal } from '../../platform/http/auth.js';
 import { invalid, invalidField, notFound } from '../../platform/http/errors.js';
 import { checkIfMatch } from '../../platform/http/etag.js';
 import { validationDetails } from '../../platform/http/validation.js';
-import {
-  applyJsonPatch,
-  DEFAULT_PATCH_LIMITS,
-  PatchError,
-  type PatchOperation,
-} from '../../platform/json-patch.js';
+import { applyJsonPatch, PatchError, type PatchOperation } from '../../platform/json-patch.js';
 import { appendEvent } from '../events/index.js';
 import { finishDraft, type StrategyDraft } from './strategies.input.js';
 import {
@@ -262,7 +257,6 @@ export const patchStrategy = (
       let patched: unknown;
       try {
         patched = applyJsonPatch(toStrategy(before), ops as PatchOperation[], {
-          ...DEFAULT_PATCH_LIMITS,
           maxSize: deps.config.BODY_LIMIT,
         });
       } catch (error) {

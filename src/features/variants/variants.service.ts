@@ -4,12 +4,7 @@ import { type Db, transaction } from '../../platform/db/index.js';
 import type { Principal } from '../../platform/http/auth.js';
 import { type ErrorDetail, invalid, notFound } from '../../platform/http/errors.js';
 import { checkIfMatch } from '../../platform/http/etag.js';
-import {
-  applyJsonPatch,
-  DEFAULT_PATCH_LIMITS,
-  PatchError,
-  type PatchOperation,
-} from '../../platform/json-patch.js';
+import { applyJsonPatch, PatchError, type PatchOperation } from '../../platform/json-patch.js';
 import { appendEvent } from '../events/index.js';
 import { findFlagArchivedState, lockFlag } from '../flags/index.js';
 import {
@@ -58,10 +53,7 @@ export function prepareVariants(input: VariantInputType[], path = '/body'): Stor
 function patchVariants(current: StoredVariant[], patch: PatchBodyType, bodyLimit: number): StoredVariant[] {
   let result: unknown;
   try {
-    result = applyJsonPatch(current, patch as PatchOperation[], {
-      ...DEFAULT_PATCH_LIMITS,
-      maxSize: bodyLimit,
-    });
+    result = applyJsonPatch(current, patch as PatchOperation[], { maxSize: bodyLimit });
   } catch (error) {
     if (error instanceof PatchError) {
       throw invalid(error.message, [{ path: `/body/${error.index}`, message: error.message }]);
