@@ -134,3 +134,11 @@ export async function pick(page: Page, scope: Locator | Page, label: string | Re
   await scope.getByRole('combobox', { name: label }).click();
   await page.getByRole('option', { name: option, exact: true }).click();
 }
+
+/** Waits until `field` holds the keyboard focus (keys pressed before that go elsewhere). */
+export async function focused(field: Locator) {
+  await field.waitFor();
+  await expect
+    .poll(() => field.evaluate((el) => el === el.ownerDocument.activeElement), { timeout: 10_000 })
+    .toBe(true);
+}

@@ -6,6 +6,7 @@ import {
   axeViolations,
   type Browser,
   check,
+  focused,
   getJson,
   screenshot,
   signIn,
@@ -144,7 +145,7 @@ describe('web UI: flag history, metrics, tags, dependencies and the command pale
     // A page, picked with the arrow keys: "pl" matches Playground, then Applications. "p" alone also
     // finds both flags (their descriptions); those leave the list as soon as the text no longer fits.
     await page.keyboard.press('Control+K');
-    await input.waitFor();
+    await focused(input);
     await page.keyboard.type('p');
     await dialog.getByRole('option', { name: new RegExp(`^${parent}`) }).waitFor();
     await page.keyboard.type('l');
@@ -165,7 +166,9 @@ describe('web UI: flag history, metrics, tags, dependencies and the command pale
     await dialog.waitFor({ state: 'hidden' });
 
     // A flag, found by part of its name through the search API.
+    // Keys pressed before the dialog has focused its input go to the page: wait for the focus.
     await page.keyboard.press('Control+K');
+    await focused(input);
     await page.keyboard.type(flag.slice(-8));
     const option = dialog.getByRole('option', { name: new RegExp(`^${flag}`) });
     await option.waitFor();

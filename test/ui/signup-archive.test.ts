@@ -2,7 +2,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../harness.js';
 import { createUser, GOOD_PASSWORD } from '../people.js';
-import { axeViolations, type Browser, check, signIn, slug, startUi, stopUi } from './browser.js';
+import { axeViolations, type Browser, check, focused, signIn, slug, startUi, stopUi } from './browser.js';
 
 /**
  * Signing up with an invite link and the archive (revive, delete for good, hidden from Viewers), in
@@ -140,7 +140,7 @@ describe('web UI: signup with an invite link, and the archive (headless Chromium
     // The palette lists the navigation's pages, the archive among them.
     await page.keyboard.press('Control+K');
     const palette = page.getByRole('dialog', { name: 'Go to a page or flag' });
-    await palette.getByRole('combobox', { name: 'Search pages and flags' }).waitFor();
+    await focused(palette.getByRole('combobox', { name: 'Search pages and flags' }));
     await page.keyboard.type('arch');
     await palette.getByRole('option', { name: 'Archive' }).waitFor();
     await page.keyboard.press('Escape');
