@@ -214,6 +214,32 @@ beforeAll(async () => {
   for (const [i, name] of flags.entries()) {
     for (const step of flagSteps(name, i, segments)) await call(...step);
   }
+  // The shape of issue 44's report: a child on `remoteAddress` 2001:db8::1 whose parent's answer
+  // turns on a comma-separated custom field (`plan: "pro,Pro"` in the advanced playground).
+  const parent = `${project}-plan-parent`;
+  const child = `${project}-plan-child`;
+  const planSteps: Step[] = [
+    ['POST', FLAGS(), { name: parent }],
+    [
+      'POST',
+      `${FLAGS()}/${parent}/environments/${ENV}/strategies`,
+      {
+        name: 'default',
+        constraints: [{ contextName: 'plan', operator: 'IN', values: ['pro'], caseInsensitive: false }],
+      },
+    ],
+    ['POST', `${FLAGS()}/${parent}/environments/${ENV}/on`],
+    ['POST', FLAGS(), { name: child }],
+    [
+      'POST',
+      `${FLAGS()}/${child}/environments/${ENV}/strategies`,
+      { name: 'remoteAddress', parameters: { IPs: '2001:db8::1' } },
+    ],
+    ['POST', `${FLAGS()}/${child}/dependencies`, { feature: parent, enabled: true }],
+    ['POST', `${FLAGS()}/${child}/environments/${ENV}/on`],
+  ];
+  for (const step of planSteps) await call(...step);
+  flags.push(parent, child);
   const token = await call('POST', '/api/admin/api-tokens', {
     tokenName: 'sdk-agreement',
     type: 'client',
@@ -401,6 +427,7 @@ describe('the real SDK agrees with the playground', () => {
     const compared = { advanced: 0, placed: 0, skipped: 0, leftToChance: 0 };
     const answers: boolean[] = [];
     const covered = new Set<string>();
+    const childAnswers: boolean[] = [];
 
     // 1. The advanced playground: every combination of the comma-separated top-level values.
     const res = await t.request({
@@ -415,7 +442,7 @@ describe('the real SDK agrees with the playground', () => {
           sessionId: SESSIONS.join(','),
           remoteAddress: ADDRESSES.join(','),
           // One tenant here: the placed contexts below vary it.
-          properties: { num: '3,8', version: '1.2.3,2.0.0', tenant: 't1' },
+          properties: { num: '3,8', version: '1.2.3,2.0.0', tenant: 't1', plan: 'pro,Pro' },
         },
       },
     });
@@ -432,6 +459,7 @@ describe('the real SDK agrees with the playground', () => {
         if (wrong) disagreements.push(wrong);
         for (const item of coverage(evaluation, ctx, definition)) covered.add(item);
         answers.push(entry.isEnabled);
+        if (feature.name === `${project}-plan-child`) childAnswers.push(entry.isEnabled);
         compared.advanced++;
       }
     }
@@ -459,9 +487,11 @@ describe('the real SDK agrees with the playground', () => {
     }
 
     expect(disagreements.slice(0, 10), `${disagreements.length} disagreements`).toEqual([]);
-    expect(compared.advanced).toBe(flags.length * USERS.length * SESSIONS.length * ADDRESSES.length * 4);
+    expect(compared.advanced).toBe(flags.length * USERS.length * SESSIONS.length * ADDRESSES.length * 8);
     expect(compared.advanced + compared.placed).toBeGreaterThan(8_000);
     expect(compared.leftToChance).toBe(0);
+    // Issue 44's child is on for some combinations and off for others (plan "pro" and the address).
+    expect(new Set(childAnswers)).toEqual(new Set([true, false]));
     // Most placed pairs are compared, and they cover what issue 8 is about.
     expect(compared.placed).toBeGreaterThan(compared.skipped);
     expect(EXPECTED_COVERAGE.filter((item) => !covered.has(item))).toEqual([]);
