@@ -62,8 +62,12 @@ export function configSql(t: TestApp) {
         name,
         JSON.stringify(constraints),
       ]);
-      await touch(name);
-      return Number(rows[0]?.id);
+      const id = Number(rows[0]?.id);
+      // The event the segments slice records for a new segment (no flag is touched).
+      await run(`INSERT INTO events (type, created_by, data) VALUES ('segment-created', 'test', $1)`, [
+        JSON.stringify({ id, name, constraints }),
+      ]);
+      return id;
     },
     setVariants: async (flag: string, environment: string, variants: unknown[]) => {
       await run(

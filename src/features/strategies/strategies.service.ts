@@ -29,6 +29,7 @@ import {
   lockFlagEnvironment,
   nextSortOrder,
   type StrategyRow,
+  setFlagEnvironmentEnabledRecorded,
   setSortOrder,
   setStrategySegments,
   updateStrategy,
@@ -103,6 +104,18 @@ const eventBase = (ref: FlagEnvironmentRef, by: Principal) => ({
   project: ref.projectId,
   environment: ref.environment,
 });
+
+/**
+ * docs/evaluation.md §11, as Unleash: a flag environment that is on and has no enabled strategy
+ * left after a strategy is removed or changed is turned off (`feature-environment-disabled`), so
+ * deleting or disabling the last strategy never leaves the flag on for everyone.
+ */
+async function offWithoutEnabledStrategy(tx: Db, ref: FlagEnvironmentRef, enabled: boolean, by: Principal) {
+  if (!enabled) return;
+  const left = await listStrategies(tx, ref.featureName, ref.environment);
+  if (left.some((s) => !s.disabled)) return;
+  await setFlagEnvironmentEnabledRecorded(tx, ref, false, by);
+}
 
 export async function getStrategies(deps: Deps, ref: FlagEnvironmentRef): Promise<Strategy[]> {
   await resolveFlagEnvironment(deps.database.db, ref, false);
@@ -224,6 +237,7 @@ async function replaceStrategy(
       data: toStrategy(after),
       preData: toStrategy(before),
     });
+    await offWithoutEnabledStrategy(tx, ref, state.enabled, by);
     return toStrategy(after);
   });
 }
@@ -289,10 +303,12 @@ export async function removeStrategy(
   ifMatch?: string,
 ) {
   await transaction(deps.database.db, async (tx) => {
-    await lockForChange(tx, ref);
+    const { enabled } = await lockForChange(tx, ref);
     const before = await requireStrategy(tx, ref, id);
     await checkIfMatch(ifMatch, () => toStrategy(before));
     await deleteStrategy(tx, id);
+    // Unleash records the environment's `-disabled` before the removal.
+    await offWithoutEnabledStrategy(tx, ref, enabled, by);
     await appendEvent(tx, {
       ...eventBase(ref, by),
       type: 'feature-strategy-remove',

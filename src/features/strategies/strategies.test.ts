@@ -418,6 +418,71 @@ describe('GET/PUT/PATCH/DELETE …/strategies/:strategyId', () => {
   });
 });
 
+describe('the last enabled strategy of an environment that is on (docs/evaluation.md §11)', () => {
+  const enabledIn = async (flag: string) =>
+    (await t.request({ method: 'GET', url: base(flag) })).json().enabled as boolean;
+
+  it('DELETE of the last one turns the environment off, recorded before the removal', async () => {
+    const flag = await newFlag();
+    const s = await addStrategy(flag, { name: 'default' });
+    expect((await post(`${base(flag)}/on`)).statusCode).toBe(200);
+    const res = await t.request({ method: 'DELETE', url: `${base(flag)}/strategies/${s.id}` });
+    expect(res.statusCode).toBe(200);
+    expect(await enabledIn(flag)).toBe(false);
+    const [removed, disabled] = (await a.flagEvents(flag)).events;
+    expect(removed).toMatchObject({ type: 'feature-strategy-remove', environment: 'development' });
+    expect(disabled).toMatchObject({ type: 'feature-environment-disabled', environment: 'development' });
+    // Turned on again, it gets the default strategy as any environment without one.
+    expect((await post(`${base(flag)}/on`)).statusCode).toBe(200);
+    expect(await countStrategies(flag)).toBe(1);
+  });
+
+  it('disabling the last enabled one (PUT or PATCH) turns it off; another enabled one keeps it on', async () => {
+    const flag = await newFlag();
+    const first = await addStrategy(flag, { name: 'default' });
+    const second = await addStrategy(flag, { name: 'default' });
+    expect((await post(`${base(flag)}/on`)).statusCode).toBe(200);
+    const put = await t.request({
+      method: 'PUT',
+      url: `${base(flag)}/strategies/${first.id}`,
+      payload: { name: 'default', disabled: true },
+    });
+    expect(put.statusCode).toBe(200);
+    expect(await enabledIn(flag)).toBe(true);
+    const patch = await t.request({
+      method: 'PATCH',
+      url: `${base(flag)}/strategies/${second.id}`,
+      payload: [{ op: 'replace', path: '/disabled', value: true }],
+    });
+    expect(patch.statusCode).toBe(200);
+    expect(await enabledIn(flag)).toBe(false);
+    expect(await types(flag)).toEqual([
+      'feature-environment-disabled',
+      'feature-strategy-update',
+      'feature-strategy-update',
+      'feature-environment-enabled',
+      'feature-strategy-add',
+      'feature-strategy-add',
+      'feature-created',
+    ]);
+  });
+
+  it('leaves an environment that is off as it is, and a deletion beside an enabled one', async () => {
+    const flag = await newFlag();
+    const only = await addStrategy(flag, { name: 'default' });
+    const del = await t.request({ method: 'DELETE', url: `${base(flag)}/strategies/${only.id}` });
+    expect(del.statusCode).toBe(200);
+    expect(await types(flag)).toEqual(['feature-strategy-remove', 'feature-strategy-add', 'feature-created']);
+
+    const kept = await addStrategy(flag, { name: 'default' });
+    const gone = await addStrategy(flag, { name: 'default' });
+    expect((await post(`${base(flag)}/on`)).statusCode).toBe(200);
+    await t.request({ method: 'DELETE', url: `${base(flag)}/strategies/${gone.id}` });
+    expect(await enabledIn(flag)).toBe(true);
+    expect((await t.request({ method: 'GET', url: `${base(flag)}/strategies` })).json()).toEqual([kept]);
+  });
+});
+
 describe('POST …/strategies/set-sort-order', () => {
   it('reorders and records strategy-order-changed; 404 for a foreign id; 400 for a bad body', async () => {
     const flag = await newFlag();

@@ -71,16 +71,23 @@ function patchVariants(current: StoredVariant[], patch: PatchBodyType, bodyLimit
   return prepareVariants(result as VariantInputType[], '/body');
 }
 
-/** The flag's variants per environment; `lock` (writes) locks the flag's row first (the lock order). */
+/**
+ * The flag's variants per environment; `lock` (writes) locks the flag's row first (the lock order)
+ * and refuses an archived flag with 400, as strategy writes do.
+ */
 async function loadFlag(
   tx: Db,
   projectId: string,
   name: string,
   lock = true,
 ): Promise<FlagEnvironmentVariants[]> {
-  const project = (lock ? await lockFlag(tx, name) : await findFlagArchivedState(tx, name))?.project;
-  if (project !== projectId) {
+  const flag = lock ? await lockFlag(tx, name) : await findFlagArchivedState(tx, name);
+  if (flag?.project !== projectId) {
     throw notFound(`There's no feature named "${name}" in project "${projectId}".`);
+  }
+  const archived = 'archivedAt' in flag ? flag.archivedAt : flag.archived_at;
+  if (lock && archived !== null) {
+    throw invalid(`The flag "${name}" is archived; revive it before changing it.`);
   }
   return listFlagEnvironmentVariants(tx, name, projectId);
 }

@@ -306,3 +306,34 @@ describe('flag-level variants (deprecated)', () => {
     expect(await a.count('events', 'feature_name = $1 AND type LIKE $2', [flag, '%variants%'])).toBe(0);
   });
 });
+
+describe('an archived flag', () => {
+  it('refuses every variant write with 400 and writes nothing; reads still answer', async () => {
+    const flag = await newFlag();
+    expect((await send('PUT', envUrl(flag), [blue])).statusCode).toBe(200);
+    const archive = await t.request({
+      method: 'DELETE',
+      url: `/api/admin/projects/default/features/${flag}`,
+    });
+    expect(archive.statusCode).toBe(202);
+    const batch = `/api/admin/projects/default/features/${flag}/variants-batch`;
+    const writes = [
+      await send('PUT', envUrl(flag), [{ ...blue, name: 'red' }]),
+      await send('PATCH', envUrl(flag), [{ op: 'remove', path: '/0' }]),
+      await send('PUT', batch, { variants: [blue], environments: ['production'] }),
+      await send('PUT', flagUrl(flag), [blue]),
+      await send('PATCH', flagUrl(flag), [{ op: 'remove', path: '/0' }]),
+    ];
+    for (const res of writes) {
+      expect(res.statusCode, res.body).toBe(400);
+      expect(res.json()).toMatchObject({
+        name: 'ValidationError',
+        message: expect.stringContaining('archived'),
+      });
+    }
+    expect(await storedVariants(flag, 'development')).toMatchObject([{ name: 'blue' }]);
+    expect(await storedVariants(flag, 'production')).toEqual([]);
+    expect(await a.count('events', 'feature_name = $1 AND type LIKE $2', [flag, '%variants%'])).toBe(1);
+    expect((await send('GET', envUrl(flag))).statusCode).toBe(200);
+  });
+});
