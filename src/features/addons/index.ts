@@ -1,4 +1,3 @@
-// biome-ignore-all assist/source/organizeImports: schemas first (docs/architecture.md, dependency rules).
-export { AddonSchema } from './addons.schemas.js';
 export { addonRoutes } from './addons.routes.js';
+export { AddonSchema } from './addons.schemas.js';
 export { type DeliveryOptions, deliverPending, startDeliveryWorker } from './delivery.service.js';

@@ -1,7 +1,8 @@
 import type { Deps } from '../../deps.js';
 import { transaction } from '../../platform/db/index.js';
 import { noteUnloggedChange } from '../events/index.js';
-import { lockFlagsInOrder, markFlagsSeen } from '../flags/index.js';
+import { lockFlagsInOrder } from '../flag-rows/index.js';
+import { markFlagsSeen } from '../flags/index.js';
 import { type Registration, upsertRegistration } from './client-api.store.js';
 import {
   addCounts,

@@ -1,6 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { Nullable } from '../../platform/http/schemas.js';
-import { TagSchema } from '../tags/index.js';
+import { TagSchema } from '../shapes/index.js';
 
 export const EventSchema = Type.Object(
   {

@@ -2,9 +2,9 @@ import type { Deps } from '../../deps.js';
 import { actor } from '../../platform/http/auth.js';
 import { routes, sendEmpty } from '../../platform/http/routes.js';
 import { errorResponses, NoBody } from '../../platform/http/schemas.js';
+import { ProjectParams } from '../shapes/index.js';
 import { ArchiveValidationSchema, FlagNamesBody } from './archive-bulk.schemas.js';
 import { archiveFlags, validateArchive } from './archive-bulk.service.js';
-import { ProjectParams } from './flags.schemas.js';
 
 /** Archiving many flags of a project at once, and what it would do. */
 export const archiveBulkRoutes = (deps: Deps) =>

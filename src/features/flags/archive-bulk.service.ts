@@ -3,9 +3,9 @@ import { transaction } from '../../platform/db/index.js';
 import type { Principal } from '../../platform/http/auth.js';
 import { AppError } from '../../platform/http/errors.js';
 import { setParentsOfFlags } from '../dependencies/index.js';
+import { lockFlagsInOrder } from '../flag-rows/index.js';
 import { archiveIn } from './archive.service.js';
 import { flagsByName, haveDependencies, orphanedParents } from './archive-bulk.store.js';
-import { lockFlagsInOrder } from './flags.store.js';
 
 const orphanError = (count: number) =>
   new AppError(

@@ -2,9 +2,10 @@ import type { Deps } from '../../deps.js';
 import { actor } from '../../platform/http/auth.js';
 import { routes, sendEmpty } from '../../platform/http/routes.js';
 import { errorResponses, NoBody } from '../../platform/http/schemas.js';
+import { FlagParams, ProjectParams } from '../shapes/index.js';
 import { ArchivedFlagParams, ArchivedFlagsBody } from './archive.schemas.js';
 import { archiveFlag, changeArchivedFlags, deleteFlagForGood, reviveFlag } from './archive.service.js';
-import { FLAG_PATH, FlagParams, ProjectParams } from './flags.schemas.js';
+import { FLAG_PATH } from './flags.schemas.js';
 
 /** Archive, revive and delete flags for good. */
 export const archiveRoutes = (deps: Deps) =>

@@ -3,9 +3,10 @@ import { type Db, transaction } from '../../platform/db/index.js';
 import type { Principal } from '../../platform/http/auth.js';
 import { invalid, notFound } from '../../platform/http/errors.js';
 import { appendEvent } from '../events/index.js';
+import { type FlagRow, lockFlag, lockFlagsInOrder } from '../flag-rows/index.js';
 import { deleteArchivedFlag } from './archive.store.js';
 import { eventData, notInProject, recordArchiveChange } from './flags.service.js';
-import { type FlagRow, lockFlag, lockFlagsInOrder, updateFlag } from './flags.store.js';
+import { updateFlag } from './flags.store.js';
 
 const unknownFlag = (name: string) => notFound(`Could not find feature flag with name ${name}`);
 

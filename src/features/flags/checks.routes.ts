@@ -2,9 +2,10 @@ import type { Deps } from '../../deps.js';
 import { routes, sendEmpty } from '../../platform/http/routes.js';
 import { errorResponses, NoBody } from '../../platform/http/schemas.js';
 import type { ReadCache } from '../../platform/read-cache.js';
+import { FlagEnvironmentParams } from '../shapes/index.js';
 import { LifecycleCountSchema, ValidateNameBody } from './checks.schemas.js';
 import { getFlagEnvironment, getLifecycleCounts, validateFlagName } from './checks.service.js';
-import { FLAG_PATH, FlagEnvironmentParams, FlagEnvironmentSchema } from './flags.schemas.js';
+import { FLAG_PATH, FlagEnvironmentSchema } from './flags.schemas.js';
 
 /** Reads and checks around flags: is a name free, one flag environment, lifecycle counts. */
 export const checkRoutes = (deps: Deps, reads: ReadCache) =>

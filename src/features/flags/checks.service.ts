@@ -2,10 +2,11 @@ import type { Deps } from '../../deps.js';
 import type { Principal } from '../../platform/http/auth.js';
 import { invalidField, nameExists, notFound } from '../../platform/http/errors.js';
 import type { Reads } from '../../platform/read-cache.js';
+import { findFlagArchivedState } from '../flag-rows/index.js';
 import { countLifecycleStages } from './checks.store.js';
 import { FLAG_NAME_PATTERN, type Flag } from './flags.schemas.js';
 import { checkNaming, getFlag } from './flags.service.js';
-import { findActiveProject, findFlagArchivedState } from './flags.store.js';
+import { findActiveProject } from './flags.store.js';
 
 const URL_FRIENDLY = new RegExp(FLAG_NAME_PATTERN);
 

@@ -2,9 +2,10 @@ import type { Deps } from '../../deps.js';
 import { actor } from '../../platform/http/auth.js';
 import { routes } from '../../platform/http/routes.js';
 import { errorResponses } from '../../platform/http/schemas.js';
+import { FlagParams } from '../shapes/index.js';
 import { CloneBody } from './clone.schemas.js';
 import { cloneFlag } from './clone.service.js';
-import { FLAG_PATH, FlagParams, FlagSchema } from './flags.schemas.js';
+import { FLAG_PATH, FlagSchema } from './flags.schemas.js';
 
 /** Clone a flag. */
 export const cloneRoutes = (deps: Deps) =>

@@ -3,13 +3,14 @@ import { transaction } from '../../platform/db/index.js';
 import type { Principal } from '../../platform/http/auth.js';
 import { invalidField } from '../../platform/http/errors.js';
 import { copyDependencies, listParents } from '../dependencies/index.js';
+import { lockFlag, lockFlagsInOrder } from '../flag-rows/index.js';
 import { copyStrategies } from '../strategies/index.js';
 import { copyFlagTags } from '../tags/index.js';
 import { copyEnvironmentVariants } from '../variants/index.js';
 import type { CloneInput } from './clone.schemas.js';
 import type { Flag } from './flags.schemas.js';
 import { admitNewFlag, insertNewFlag, notInProject, readFlag, recordCreated } from './flags.service.js';
-import { findActiveProject, lockFlag, lockFlagsInOrder, lockProjectForNewFlag } from './flags.store.js';
+import { findActiveProject, lockProjectForNewFlag } from './flags.store.js';
 
 /**
  * Copies a flag of the project under a new name, as Unleash does: type, description, impression

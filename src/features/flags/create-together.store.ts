@@ -2,15 +2,9 @@ import { type Kysely, sql } from 'kysely';
 import { compiledOnce } from '../../platform/db/compiled-once.js';
 import type { DB } from '../../platform/db/schema.js';
 import { insertEventsFrom } from '../events/index.js';
+import { type FlagRow, toFlagRow } from '../flag-rows/index.js';
 import { maintenanceIsOn } from '../maintenance/index.js';
-import {
-  createdEventData,
-  type FlagRow,
-  type NewFlag,
-  type NewFlagEnvironment,
-  newFlagRows,
-  toFlagRow,
-} from './flags.store.js';
+import { createdEventData, type NewFlag, type NewFlagEnvironment, newFlagRows } from './flags.store.js';
 
 /** What one statement did with flags created together in one project. */
 export interface CreatedTogether {

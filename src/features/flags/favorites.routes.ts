@@ -2,8 +2,9 @@ import type { Deps } from '../../deps.js';
 import { actor } from '../../platform/http/auth.js';
 import { routes, sendEmpty } from '../../platform/http/routes.js';
 import { errorResponses, NoBody } from '../../platform/http/schemas.js';
+import { FlagParams } from '../shapes/index.js';
 import { setFavorite } from './favorites.service.js';
-import { FLAG_PATH, FlagParams } from './flags.schemas.js';
+import { FLAG_PATH } from './flags.schemas.js';
 
 /** The calling user's favorite flags. */
 export const favoriteRoutes = (deps: Deps) =>

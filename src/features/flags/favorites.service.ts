@@ -3,9 +3,9 @@ import { transaction } from '../../platform/db/index.js';
 import type { Principal } from '../../platform/http/auth.js';
 import type { Reads } from '../../platform/read-cache.js';
 import { appendEvent } from '../events/index.js';
+import { lockFlag } from '../flag-rows/index.js';
 import { deleteFavorite, insertFavorite, listFavoriteFlags } from './favorites.store.js';
 import { notInProject } from './flags.service.js';
-import { lockFlag } from './flags.store.js';
 
 const NONE: ReadonlySet<string> = new Set();
 

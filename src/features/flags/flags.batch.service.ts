@@ -3,6 +3,7 @@ import type { Principal } from '../../platform/http/auth.js';
 import { AppError, nameExists } from '../../platform/http/errors.js';
 import type { NewEvent } from '../events/index.js';
 import { appendEvents } from '../events/index.js';
+import type { FlagRow } from '../flag-rows/index.js';
 import { tagNewFlags } from '../tags/index.js';
 import {
   type BatchFlag,
@@ -13,7 +14,6 @@ import {
   updateFlags,
 } from './flags.batch.store.js';
 import { eventData } from './flags.service.js';
-import type { FlagRow } from './flags.store.js';
 
 /** What `feature-metadata-updated` compares (as a metadata edit through PUT records it). */
 const metadata = (f: Pick<FlagRow, 'name' | 'project' | 'description' | 'type' | 'impressionData'>) => ({

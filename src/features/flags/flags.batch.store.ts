@@ -1,7 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import type { DB } from '../../platform/db/schema.js';
-import type { FlagRow } from './flags.store.js';
-import { enterLiveStagesFrom } from './lifecycle.store.js';
+import type { FlagRow } from '../flag-rows/index.js';
 
 /** Rows per statement in the batch writes below: bounds one statement's JSON parameter. */
 const CHUNK = 2000;
@@ -174,21 +173,6 @@ export async function updateFlags(db: Kysely<DB>, flags: BatchFlag[]): Promise<v
         AS r(name text, type text, description text, stale boolean, impression_data boolean)
       WHERE f.name = r.name`.execute(db);
   }
-}
-
-/** enterLiveStagesFrom (lifecycle.store.ts) for many flags. */
-export async function enterLiveStagesMany(
-  db: Kysely<DB>,
-  names: string[],
-  production: boolean,
-  at: Date,
-): Promise<void> {
-  if (names.length === 0) return;
-  await enterLiveStagesFrom(
-    sql`SELECT jsonb_array_elements_text(${list(names)}::jsonb) AS name`,
-    sql`${production}::boolean`,
-    at,
-  ).execute(db);
 }
 
 /**

@@ -5,19 +5,13 @@ import { IfMatchHeaders } from '../../platform/http/etag.js';
 import { routes, sendSerialized } from '../../platform/http/routes.js';
 import { errorResponses } from '../../platform/http/schemas.js';
 import type { ReadCache } from '../../platform/read-cache.js';
+import { FlagParams, ProjectParams } from '../shapes/index.js';
 import { archiveRoutes } from './archive.routes.js';
 import { archiveBulkRoutes } from './archive-bulk.routes.js';
 import { checkRoutes } from './checks.routes.js';
 import { cloneRoutes } from './clone.routes.js';
 import { favoriteRoutes } from './favorites.routes.js';
-import {
-  CreateFlagBody,
-  type Flag,
-  FlagParams,
-  FlagSchema,
-  ProjectParams,
-  UpdateFlagBody,
-} from './flags.schemas.js';
+import { CreateFlagBody, type Flag, FlagSchema, UpdateFlagBody } from './flags.schemas.js';
 import { createFlag, flagEtag, getFlag, updateFlagMetadata } from './flags.service.js';
 import { lifecycleRoutes } from './lifecycle.routes.js';
 import { linkRoutes } from './links.routes.js';

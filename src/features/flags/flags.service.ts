@@ -8,6 +8,7 @@ import { checkIfMatch, etagOf } from '../../platform/http/etag.js';
 import { batchesPer } from '../../platform/keyed-batches.js';
 import type { Reads } from '../../platform/read-cache.js';
 import { appendEvent, appendEvents } from '../events/index.js';
+import { type FlagRow, findFlagArchivedState, lockFlag } from '../flag-rows/index.js';
 import { maintenanceError, refuseInMaintenance } from '../maintenance/index.js';
 import { tagNewFlag } from '../tags/index.js';
 import { disableAllEnvironments, hasChildren } from './archive.store.js';
@@ -19,13 +20,10 @@ import {
   countActiveFlags,
   enterLifecycleStage,
   type FlagChange,
-  type FlagRow,
   findActiveProject,
-  findFlagArchivedState,
   insertFlag,
   leaveLifecycleStage,
   loadFlagView,
-  lockFlag,
   type NewFlag,
   type NewFlagEnvironment,
   type ProjectForFlags,

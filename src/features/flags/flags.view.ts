@@ -1,7 +1,8 @@
+import type { FlagRow } from '../flag-rows/index.js';
 import { avatarUrl } from '../users/index.js';
 import type { CollaboratorRow } from './collaborators.store.js';
 import type { Flag } from './flags.schemas.js';
-import type { FlagRow, FlagViewRow, NewFlagEnvironment } from './flags.store.js';
+import type { FlagViewRow, NewFlagEnvironment } from './flags.store.js';
 
 // Timestamps inside jsonb aggregates arrive as PostgreSQL text; the API speaks ISO 8601.
 const iso = (value: Date | string | null | undefined) => (value ? new Date(value).toISOString() : null);

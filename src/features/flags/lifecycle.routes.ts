@@ -2,7 +2,8 @@ import type { Deps } from '../../deps.js';
 import { actor } from '../../platform/http/auth.js';
 import { routes, sendEmpty } from '../../platform/http/routes.js';
 import { errorResponses, NoBody } from '../../platform/http/schemas.js';
-import { FLAG_PATH, FlagParams } from './flags.schemas.js';
+import { FlagParams } from '../shapes/index.js';
+import { FLAG_PATH } from './flags.schemas.js';
 import { CompleteBody, LifecycleSchema } from './lifecycle.schemas.js';
 import { completeFlag, getLifecycle, uncompleteFlag } from './lifecycle.service.js';
 

@@ -3,10 +3,9 @@ import { type Db, transaction } from '../../platform/db/index.js';
 import type { Principal } from '../../platform/http/auth.js';
 import { invalid } from '../../platform/http/errors.js';
 import { appendEvent } from '../events/index.js';
+import { deleteStage, findFlagArchivedState, listStages, lockFlag, upsertStage } from '../flag-rows/index.js';
 import { notInProject } from './flags.service.js';
-import { findFlagArchivedState, lockFlag } from './flags.store.js';
 import type { CompleteInput, Lifecycle } from './lifecycle.schemas.js';
-import { deleteStage, listStages, upsertStage } from './lifecycle.store.js';
 
 /** The stages the flag entered, oldest first (docs/adr/0006-flag-lifecycle.md). */
 export async function getLifecycle(deps: Deps, projectId: string, name: string): Promise<Lifecycle> {

@@ -4,8 +4,8 @@ import { type Db, transaction } from '../../platform/db/index.js';
 import type { Principal } from '../../platform/http/auth.js';
 import { AppError, invalidField, notFound } from '../../platform/http/errors.js';
 import { appendEvent } from '../events/index.js';
+import { lockFlag } from '../flag-rows/index.js';
 import { notInProject } from './flags.service.js';
-import { lockFlag } from './flags.store.js';
 import type { LinkInput } from './links.schemas.js';
 import { countLinks, deleteLink, findLink, insertLink, type LinkRow, updateLink } from './links.store.js';
 

@@ -2,7 +2,7 @@ import type { Deps } from '../../deps.js';
 import { routes } from '../../platform/http/routes.js';
 import { errorResponses } from '../../platform/http/schemas.js';
 import type { ReadCache } from '../../platform/read-cache.js';
-import { ProjectParams } from './flags.schemas.js';
+import { ProjectParams } from '../shapes/index.js';
 import { ArchivedFlagsSchema, ArchiveProjectParams, ProjectFlagsSchema } from './listing.schemas.js';
 import { listArchivedFlags, listProjectFlags } from './listing.service.js';
 

@@ -1,6 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { Nullable } from '../../platform/http/schemas.js';
-import { TagSchema } from '../tags/index.js';
+import { TagSchema } from '../shapes/index.js';
 import { FlagSchema } from './flags.schemas.js';
 
 export const ArchiveProjectParams = Type.Object({

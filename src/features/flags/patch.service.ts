@@ -5,9 +5,9 @@ import type { Principal } from '../../platform/http/auth.js';
 import { AppError, invalid, invalidField } from '../../platform/http/errors.js';
 import { validationDetails } from '../../platform/http/validation.js';
 import { applyJsonPatch, PatchError, type PatchOperation } from '../../platform/json-patch.js';
+import type { FlagRow } from '../flag-rows/index.js';
 import { type Flag, UpdateFlagBody, type UpdateFlagInput } from './flags.schemas.js';
 import { updateFlagMetadata } from './flags.service.js';
-import type { FlagRow } from './flags.store.js';
 import type { FlagPatchInput } from './patch.schemas.js';
 
 /** What the patch may leave behind: the flag's metadata, nothing else (no environments, no variants). */

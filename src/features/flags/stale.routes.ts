@@ -2,7 +2,7 @@ import type { Deps } from '../../deps.js';
 import { actor } from '../../platform/http/auth.js';
 import { routes, sendEmpty } from '../../platform/http/routes.js';
 import { errorResponses, NoBody } from '../../platform/http/schemas.js';
-import { ProjectParams } from './flags.schemas.js';
+import { ProjectParams } from '../shapes/index.js';
 import { StaleBody } from './stale.schemas.js';
 import { markStale } from './stale.service.js';
 

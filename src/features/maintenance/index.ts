@@ -1,6 +1,5 @@
-// biome-ignore-all assist/source/organizeImports: schemas first (docs/architecture.md, dependency rules).
-export { MaintenanceSchema } from './maintenance.schemas.js';
 export { maintenanceRoutes } from './maintenance.routes.js';
+export { MaintenanceSchema } from './maintenance.schemas.js';
 export {
   documentMaintenance,
   isInMaintenance,

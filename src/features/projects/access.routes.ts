@@ -2,7 +2,7 @@ import type { Deps } from '../../deps.js';
 import { actor } from '../../platform/http/auth.js';
 import { routes } from '../../platform/http/routes.js';
 import { errorResponses, NoBody } from '../../platform/http/schemas.js';
-import { ProjectParams } from '../flags/index.js';
+import { ProjectParams } from '../shapes/index.js';
 import {
   AccessBody,
   AccessGroupParams,

@@ -29,7 +29,7 @@ export async function addProjectEnvironment(
 /**
  * Locks the rows of every flag of the project (archived ones included), in name order: a change
  * to the project's environments touches the flags' environment rows, and every write to a flag
- * locks the flag's row before its other rows (the lock order, see lockFlag in the flags slice).
+ * locks the flag's row before its other rows (the lock order, see lockFlag in the flag-rows slice).
  */
 export async function lockProjectFlags(db: Kysely<DB>, projectId: string): Promise<void> {
   await db

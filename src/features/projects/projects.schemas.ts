@@ -1,6 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { Nullable } from '../../platform/http/schemas.js';
-import { ConstraintSchema, StrategyVariantSchema } from '../flags/index.js';
+import { ConstraintSchema, StrategyVariantSchema } from '../shapes/index.js';
 import { CreateStrategyBody } from '../strategies/index.js';
 
 /** Project ids as the database allows them: URL-safe, 1-100 characters, not `.` or `..`. */

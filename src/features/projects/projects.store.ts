@@ -148,7 +148,7 @@ export async function countFlags(db: Kysely<DB>, projectId: string) {
 
 /**
  * Permanently deletes the project's archived flags; returns their names. Their rows are locked
- * first, in name order (the lock order, see lockFlag in the flags slice): one DELETE of several
+ * first, in name order (the lock order, see lockFlag in the flag-rows slice): one DELETE of several
  * rows would lock them in whatever order its plan visits them.
  */
 export async function deleteArchivedFlags(db: Kysely<DB>, projectId: string): Promise<string[]> {

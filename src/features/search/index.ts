@@ -1,5 +1,4 @@
-// biome-ignore-all assist/source/organizeImports: schemas first (docs/architecture.md, dependency rules).
-export { SearchItemSchema, SearchResultSchema } from './search.schemas.js';
-export { searchRoutes } from './search.routes.js';
 export { parseSearch } from './search.query.js';
+export { searchRoutes } from './search.routes.js';
+export { SearchItemSchema, SearchResultSchema } from './search.schemas.js';
 export { compileSearch } from './search.store.js';

@@ -1,6 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { Nullable } from '../../platform/http/schemas.js';
-import { TagSchema } from '../tags/index.js';
+import { TagSchema } from '../shapes/index.js';
 
 const filter = (description: string, example: string) =>
   Type.Optional(Type.String({ maxLength: 2000, description, examples: [example] }));

@@ -1,6 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { Nullable } from '../../platform/http/schemas.js';
-import { ConstraintSchema } from '../flags/index.js';
+import { ConstraintSchema } from '../shapes/index.js';
 import { ConstraintsBody } from '../strategies/index.js';
 
 export const SegmentIdParams = Type.Object({

@@ -1,3 +1,2 @@
-// biome-ignore-all assist/source/organizeImports: schemas first (docs/architecture.md, dependency rules).
-export { StateDocument } from './state.schemas.js';
 export { stateRoutes } from './state.routes.js';
+export { StateDocument } from './state.schemas.js';

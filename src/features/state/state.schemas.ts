@@ -1,12 +1,8 @@
 import { type Static, Type } from 'typebox';
 import { ENVIRONMENT_NAME_PATTERN } from '../environments/index.js';
-import {
-  ConstraintSchema,
-  FLAG_NAME_PATTERN,
-  FlagVariantSchema,
-  StrategyVariantSchema,
-} from '../flags/index.js';
+import { FLAG_NAME_PATTERN } from '../flags/index.js';
 import { PROJECT_ID_PATTERN } from '../projects/index.js';
+import { ConstraintSchema, FlagVariantSchema, StrategyVariantSchema } from '../shapes/index.js';
 
 /** The largest id or sort order a column holds (PostgreSQL `integer`). */
 const MAX_ID = 2_147_483_647;

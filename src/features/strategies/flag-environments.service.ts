@@ -1,7 +1,7 @@
 import type { Deps } from '../../deps.js';
 import { type Db, singleStatement, transaction } from '../../platform/db/index.js';
 import type { Principal } from '../../platform/http/auth.js';
-import { enterLiveStages, lockFlagsInOrder } from '../flags/index.js';
+import { enterLiveStages, lockFlagsInOrder } from '../flag-rows/index.js';
 import { maintenanceError, refuseInMaintenance } from '../maintenance/index.js';
 import type { StrategyDraft } from './strategies.input.js';
 import {

@@ -1,10 +1,3 @@
-// biome-ignore-all assist/source/organizeImports: schemas first (docs/architecture.md, dependency rules).
-export {
-  ConstraintBody,
-  ConstraintsBody,
-  CreateStrategyBody,
-  type CreateStrategyInput,
-} from './strategies.schemas.js';
 export { normaliseVariantWeights, storedVariant, variantWeightProblems } from '../variants/index.js';
 export {
   type ConstraintInput,
@@ -12,7 +5,16 @@ export {
   OPERATORS,
   storedConstraint,
 } from './constraints.validate.js';
+export { rolloutProblems } from './rollout.validate.js';
+export { type StrategyDraftWithId, setFlagStrategies, setFlagsEnabled } from './strategies.batch.service.js';
+export { finishDraft } from './strategies.input.js';
 export { strategyRoutes } from './strategies.routes.js';
+export {
+  ConstraintBody,
+  ConstraintsBody,
+  CreateStrategyBody,
+  type CreateStrategyInput,
+} from './strategies.schemas.js';
 export { copyStrategies, updateStrategyById } from './strategies.service.js';
 export {
   activeFlagStrategiesQuery,
@@ -22,6 +24,3 @@ export {
   strategySegmentIds,
   toStrategyRow,
 } from './strategies.store.js';
-export { finishDraft } from './strategies.input.js';
-export { rolloutProblems } from './rollout.validate.js';
-export { type StrategyDraftWithId, setFlagStrategies, setFlagsEnabled } from './strategies.batch.service.js';

@@ -3,7 +3,7 @@ import { isDeepStrictEqual } from 'node:util';
 import type { Db } from '../../platform/db/index.js';
 import type { Principal } from '../../platform/http/auth.js';
 import { appendEvents, type NewEvent } from '../events/index.js';
-import { enterLiveStagesMany } from '../flags/index.js';
+import { enterLiveStagesMany } from '../flag-rows/index.js';
 import { type ConstraintInput, storedConstraint } from './constraints.validate.js';
 import {
   deleteStrategies,

@@ -1,6 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { Nullable } from '../../platform/http/schemas.js';
-import { FlagEnvironmentParams, PayloadBody, StrategySchema } from '../flags/index.js';
+import { FlagEnvironmentParams, PayloadBody, StrategySchema } from '../shapes/index.js';
 import { OPERATORS } from './constraints.validate.js';
 
 export { FlagEnvironmentParams, StrategySchema };

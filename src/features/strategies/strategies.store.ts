@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import type { DB } from '../../platform/db/schema.js';
 import { insertEventsFrom } from '../events/index.js';
-import { enterLiveStagesFrom } from '../flags/index.js';
+import { enterLiveStagesFrom } from '../flag-rows/index.js';
 import { maintenanceIsOn } from '../maintenance/index.js';
 
 export interface FlagEnvironmentState {
@@ -17,7 +17,7 @@ export interface FlagEnvironmentState {
 /**
  * The flag, its project settings and the environment as the project has it, in one query.
  * `lock`: also locks the flag's row, in the same statement: the first step of every change to a
- * flag environment (the lock order, see lockFlag in the flags slice), one round trip.
+ * flag environment (the lock order, see lockFlag in the flag-rows slice), one round trip.
  */
 export async function findFlagEnvironment(
   db: Kysely<DB>,

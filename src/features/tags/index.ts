@@ -1,7 +1,3 @@
-// biome-ignore-all assist/source/organizeImports: schemas first (docs/architecture.md, dependency rules).
-export { TAG_TYPE_NAME_PATTERN, TagSchema } from './tags.schemas.js';
-export { tagRoutes } from './tags.routes.js';
-export { copyFlagTags, tagNewFlag } from './tags.store.js';
 export {
   createMissingTagTypes,
   dropTagData,
@@ -9,3 +5,6 @@ export {
   setTagsOfFlags,
   tagNewFlags,
 } from './tags.batch.service.js';
+export { tagRoutes } from './tags.routes.js';
+export { TAG_TYPE_NAME_PATTERN } from './tags.schemas.js';
+export { copyFlagTags, tagNewFlag } from './tags.store.js';

@@ -3,6 +3,7 @@ import type { Deps } from '../../deps.js';
 import { actor } from '../../platform/http/auth.js';
 import { routes } from '../../platform/http/routes.js';
 import { errorResponses } from '../../platform/http/schemas.js';
+import { TagSchema } from '../shapes/index.js';
 import {
   BulkTagsBody,
   CreateTagTypeBody,
@@ -11,7 +12,6 @@ import {
   ProjectTagsParams,
   TagInput,
   TagParams,
-  TagSchema,
   TagsResponse,
   TagTypeParams,
   TagTypeSchema,

@@ -1,17 +1,11 @@
 import { type Static, Type } from 'typebox';
 import { Nullable } from '../../platform/http/schemas.js';
+import { TagSchema } from '../shapes/index.js';
 
 /** Tag type names: URL-safe, 2-50 characters (the database CHECK says the same). */
 export const TAG_TYPE_NAME_PATTERN = '^[a-zA-Z0-9_.~-]{2,50}$';
 const COLOR_PATTERN = '^#[0-9A-Fa-f]{6}$';
 
-export const TagSchema = Type.Object(
-  {
-    value: Type.String({ description: 'The tag value.', examples: ['team-a'] }),
-    type: Type.String({ description: 'The tag type.', examples: ['simple'] }),
-  },
-  { description: 'A tag: a value under a tag type.' },
-);
 export type Tag = Static<typeof TagSchema>;
 
 export const TagInput = Type.Object(

@@ -3,7 +3,7 @@ import { type Db, transaction } from '../../platform/db/index.js';
 import type { Principal } from '../../platform/http/auth.js';
 import { invalidField, nameExists, notFound } from '../../platform/http/errors.js';
 import { appendEvent } from '../events/index.js';
-import { findFlagArchivedState, lockFlag, lockFlagsInOrder } from '../flags/index.js';
+import { findFlagArchivedState, lockFlag, lockFlagsInOrder } from '../flag-rows/index.js';
 import type {
   CreateTagTypeInput,
   Tag,

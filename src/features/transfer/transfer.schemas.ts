@@ -1,12 +1,7 @@
 import { type Static, type TSchema, Type } from 'typebox';
 import { Nullable } from '../../platform/http/schemas.js';
-import {
-  ConstraintSchema,
-  FLAG_NAME_PATTERN,
-  FLAG_TYPES,
-  FlagVariantSchema,
-  StrategyVariantSchema,
-} from '../flags/index.js';
+import { FLAG_NAME_PATTERN, FLAG_TYPES } from '../flags/index.js';
+import { ConstraintSchema, FlagVariantSchema, StrategyVariantSchema } from '../shapes/index.js';
 import { TAG_TYPE_NAME_PATTERN } from '../tags/index.js';
 
 const MAX_INT = 2_147_483_647;

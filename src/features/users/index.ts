@@ -1,10 +1,12 @@
-// biome-ignore-all assist/source/organizeImports: schemas first (docs/architecture.md, dependency rules).
-export { type User, UserSchema } from './users.schemas.js';
-export { userRoutes } from './users.routes.js';
-export { sessionRoutes } from './sessions.routes.js';
+export { hashPassword, verifyPassword } from './password.hash.js';
 export { serviceAccountRoutes } from './service-accounts.routes.js';
+export { sessionRoutes } from './sessions.routes.js';
+export { sessionTtlMs } from './sessions.service.js';
 export { grantsOfUser, hashSecret, PAT_PREFIX, SESSION_COOKIE, userResolver } from './users.auth.js';
 export { ensureAdminUser } from './users.init.js';
+export { userRoutes } from './users.routes.js';
+export { type User, UserSchema } from './users.schemas.js';
+export { checkPassword } from './users.service.js';
 export {
   addProjectOwner,
   avatarUrl,
@@ -15,6 +17,3 @@ export {
   type UserRow,
   userEventData,
 } from './users.store.js';
-export { sessionTtlMs } from './sessions.service.js';
-export { checkPassword } from './users.service.js';
-export { hashPassword, verifyPassword } from './password.hash.js';

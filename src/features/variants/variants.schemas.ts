@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { FlagEnvironmentParams, FlagParams, FlagVariantSchema, PayloadBody } from '../flags/index.js';
+import { FlagEnvironmentParams, FlagParams, FlagVariantSchema, PayloadBody } from '../shapes/index.js';
 
 export { FlagEnvironmentParams, FlagParams };
 

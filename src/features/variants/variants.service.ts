@@ -6,7 +6,7 @@ import { type ErrorDetail, invalid, notFound } from '../../platform/http/errors.
 import { checkIfMatch } from '../../platform/http/etag.js';
 import { applyJsonPatch, PatchError, type PatchOperation } from '../../platform/json-patch.js';
 import { appendEvent } from '../events/index.js';
-import { findFlagArchivedState, lockFlag } from '../flags/index.js';
+import { findFlagArchivedState, lockFlag } from '../flag-rows/index.js';
 import {
   type FeatureVariants,
   type PatchBodyType,

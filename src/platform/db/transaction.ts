@@ -26,7 +26,7 @@ export function transactionRetries(): number {
  *
  * fn may therefore run more than once: all its effects must be inside the transaction (values it
  * derives from its arguments, such as ids generated before the call, are fine to reuse). Lock
- * order keeps deadlocks rare (see lockFlag in the flags slice); this is the safety net for the
+ * order keeps deadlocks rare (see lockFlag in the flag-rows slice); this is the safety net for the
  * cycles no order rules out, such as two transactions creating the same new tags in turn.
  */
 export async function transaction<T>(

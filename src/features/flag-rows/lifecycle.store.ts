@@ -68,3 +68,18 @@ export function enterLiveStagesFrom(flags: RawBuilder<unknown>, production: RawB
 export async function enterLiveStages(db: Kysely<DB>, flag: string, production: boolean, at: Date) {
   await enterLiveStagesFrom(sql`SELECT ${flag}::text AS name`, sql`${production}::boolean`, at).execute(db);
 }
+
+/** enterLiveStagesFrom (lifecycle.store.ts) for many flags. */
+export async function enterLiveStagesMany(
+  db: Kysely<DB>,
+  names: string[],
+  production: boolean,
+  at: Date,
+): Promise<void> {
+  if (names.length === 0) return;
+  await enterLiveStagesFrom(
+    sql`SELECT jsonb_array_elements_text(${JSON.stringify(names)}::jsonb) AS name`,
+    sql`${production}::boolean`,
+    at,
+  ).execute(db);
+}
