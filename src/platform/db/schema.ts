@@ -57,6 +57,8 @@ export interface FeaturesTable {
   created_by_name: string | null;
   archived_at: NullableTimestamp;
   last_seen_at: NullableTimestamp;
+  /** The newest lifecycle stage, kept by a trigger on feature_lifecycles (migrations 0011, 0020). */
+  lifecycle_stage: Generated<string>;
 }
 
 export interface FeatureEnvironmentsTable {
