@@ -68,6 +68,7 @@ const FITS: Record<string, RegExp> = {
   ARRAY: /\[\]|Array</,
   uuid: /\bstring\b/,
   'double precision': /\bnumber\b/,
+  xid8: /\bstring\b/,
 };
 
 describe('schema.ts and the database', () => {

@@ -101,6 +101,7 @@ export function indexDocuments(
   return {
     revision,
     gaps: [],
+    pending: [],
     flags: sorted,
     flagsByName: SharedMap.from(new Map(sorted.map((f) => [f.name, f]))),
     environments,

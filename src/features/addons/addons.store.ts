@@ -22,6 +22,7 @@ export type AddonTables = {
     id: number;
     last_event_id: number;
     gaps: JsonDefault<{ id: number; seenAt: string }[]>;
+    pending: JsonDefault<string[]>;
   };
   addon_deliveries: {
     id: Generated<number>;

@@ -65,11 +65,12 @@ export function addonWants(addon: AddonRow, event: store.EventHead): boolean {
 /** Moves the cursor over the events committed since the last round and queues their deliveries. */
 async function enqueueNewEvents(tx: Deps['database']['db'], now: Date): Promise<number> {
   const cursor = await store.readCursor(tx);
-  const { fresh, found } = await store.eventHeads(
+  const { fresh, found, pending } = await store.eventHeads(
     tx,
     cursor.lastEventId,
     EVENTS_PER_ROUND,
     cursor.gaps.map((g) => g.id),
+    cursor.pending,
   );
   const last = fresh.at(-1)?.id ?? cursor.lastEventId;
   const seen = new Set([...fresh, ...found].map((e) => e.id));
@@ -82,8 +83,10 @@ async function enqueueNewEvents(tx: Deps['database']['db'], now: Date): Promise<
   }
   const gaps = [...kept, ...missed].slice(-GAPS_KEPT);
   // An idle round writes nothing.
-  if (last !== cursor.lastEventId || gaps.length !== cursor.gaps.length)
-    await store.writeCursor(tx, { lastEventId: last, gaps });
+  const samePending =
+    pending.length === cursor.pending.length && pending.every((x, i) => x === cursor.pending[i]);
+  if (last !== cursor.lastEventId || gaps.length !== cursor.gaps.length || !samePending)
+    await store.writeCursor(tx, { lastEventId: last, gaps, pending });
 
   const events = [...found, ...fresh];
   if (events.length === 0) return 0;

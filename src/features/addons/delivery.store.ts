@@ -1,4 +1,5 @@
 import { type Kysely, sql } from 'kysely';
+import { jsonArrayFrom } from 'kysely/helpers/postgres';
 import type { DB } from '../../platform/db/schema.js';
 import type { DeliveredEvent } from './addons.schemas.js';
 import { ADDON_COLUMNS, type AddonRow, type IntegrationEventRow, tables } from './addons.store.js';
@@ -16,49 +17,82 @@ export interface EventHead {
 export interface Cursor {
   lastEventId: number;
   gaps: { id: number; seenAt: string }[];
+  /** Transactions in progress at the last round's read (xid8 as text). */
+  pending: string[];
 }
 
 export async function readCursor(db: Kysely<DB>): Promise<Cursor> {
   const row = await tables(db)
     .selectFrom('addon_delivery_cursor')
-    .select(['last_event_id', 'gaps'])
+    .select(['last_event_id', 'gaps', 'pending'])
     .where('id', '=', 1)
     .executeTakeFirstOrThrow();
-  return { lastEventId: Number(row.last_event_id), gaps: row.gaps };
+  return { lastEventId: Number(row.last_event_id), gaps: row.gaps, pending: row.pending };
 }
 
 export async function writeCursor(db: Kysely<DB>, cursor: Cursor): Promise<void> {
   await tables(db)
     .updateTable('addon_delivery_cursor')
-    .set({ last_event_id: cursor.lastEventId, gaps: JSON.stringify(cursor.gaps) })
+    .set({
+      last_event_id: cursor.lastEventId,
+      gaps: JSON.stringify(cursor.gaps),
+      pending: JSON.stringify(cursor.pending),
+    })
     .where('id', '=', 1)
     .execute();
 }
 
 /**
- * Events after the cursor, oldest first, and the missed ones that have appeared since. Reads the
- * events slice's table, never writes it.
+ * Events after the cursor, oldest first; the missed ones that have appeared since (ids kept as
+ * gaps, or recorded by a transaction `pending` at the last round); and the transactions in progress
+ * now, whose events this read cannot see (see PENDING in the snapshot slice's store): all from one
+ * snapshot, so a transaction is either seen or listed. Reads the events slice's table, never
+ * writes it.
  */
 export async function eventHeads(
   db: Kysely<DB>,
   afterId: number,
   limit: number,
   missedIds: number[],
-): Promise<{ fresh: EventHead[]; found: EventHead[] }> {
+  pending: string[],
+): Promise<{ fresh: EventHead[]; found: EventHead[]; pending: string[] }> {
   const columns = ['id', 'type', 'project', 'environment', 'feature_name', 'created_at'] as const;
-  const fresh = await db
-    .selectFrom('events')
-    .select(columns)
-    .where('id', '>', afterId)
-    .orderBy('id')
-    .limit(limit)
-    .execute();
-  const found =
-    missedIds.length === 0
-      ? []
-      : await db.selectFrom('events').select(columns).where('id', 'in', missedIds).orderBy('id').execute();
-  const num = (e: EventHead) => ({ ...e, id: Number(e.id) });
-  return { fresh: fresh.map(num), found: found.map(num) };
+  const read = await db
+    .selectNoFrom((eb) => [
+      jsonArrayFrom(
+        eb.selectFrom('events').select(columns).where('id', '>', afterId).orderBy('id').limit(limit),
+      ).as('fresh'),
+      sql<
+        string[]
+      >`(SELECT coalesce(json_agg(x::text), '[]') FROM pg_snapshot_xip(pg_current_snapshot()) AS x)`.as(
+        'pending',
+      ),
+    ])
+    .executeTakeFirstOrThrow();
+  const missed = missedIds.length > 0 || pending.length > 0;
+  const found = !missed
+    ? []
+    : await db
+        .selectFrom('events')
+        .select(columns)
+        .where((eb) =>
+          eb.or([
+            ...(missedIds.length > 0 ? [eb('id', 'in', missedIds)] : []),
+            ...(pending.length > 0 ? [eb(sql`tx`, '=', sql`ANY(${pending}::text[]::xid8[])`)] : []),
+          ]),
+        )
+        .where('id', '<=', afterId)
+        .orderBy('id')
+        .execute();
+  // Through JSON, the id and the time of the fresh events come as a number and a string.
+  const head = <E extends Omit<EventHead, 'created_at'> & { created_at: Date | string }>(
+    e: E,
+  ): EventHead => ({
+    ...e,
+    id: Number(e.id),
+    created_at: new Date(e.created_at),
+  });
+  return { fresh: read.fresh.map(head), found: found.map(head), pending: read.pending };
 }
 
 /** Queues deliveries; one per (addon, event) however often it is offered. */

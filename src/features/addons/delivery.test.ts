@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api } from '../../../test/api.js';
 import { startTestApp, type TestApp, uniqueName } from '../../../test/harness.js';
+import { consumeEventIds, heldSession } from '../../../test/held-transaction.js';
 import { asUser, createUser, login } from '../../../test/people.js';
 import { testConfig } from '../../config.js';
 import { type DeliveryOptions, deliverPending, startDeliveryWorker } from './index.js';
@@ -392,6 +393,37 @@ describe('delivery to integrations', () => {
     await t.send('DELETE', `/api/admin/addons/${id}`);
     await hook.close();
   });
+
+  it.runIf(process.env.TEST_ENGINE === 'postgres')(
+    'delivers an event whose transaction was open at a round, 2,500 ids below the cursor',
+    async () => {
+      const hook = await receiver();
+      const id = await createAddon({
+        provider: 'webhook',
+        parameters: { url: hook.url },
+        events: ['feature-created'],
+      });
+      // Its id is taken first; rolled-back transactions then take 2,500 (more than the ids kept as
+      // gaps), and a later event is delivered before it commits.
+      const held = await heldSession(t);
+      await held.query('BEGIN');
+      await held.query(
+        `INSERT INTO events (type, created_by, created_by_user_id, feature_name, project, data)
+         VALUES ('feature-created', 'admin', -42, 'held-flag', 'default', '{"name":"held-flag"}')`,
+      );
+      await consumeEventIds(t, 2_500);
+      const later = uniqueName('later');
+      await a.createFlag('default', { name: later });
+      await deliver();
+      expect(hook.received.map((r) => JSON.parse(r.body).featureName)).toEqual([later]);
+      await held.query('COMMIT');
+      await held.end();
+      await deliver();
+      expect(hook.received.map((r) => JSON.parse(r.body).featureName)).toEqual([later, 'held-flag']);
+      await t.send('DELETE', `/api/admin/addons/${id}`);
+      await hook.close();
+    },
+  );
 
   it('delivers once when two instances run rounds at the same time', async () => {
     const hook = await receiver();

@@ -360,13 +360,15 @@ export class ConfigurationCache implements ConfigurationSource {
   }
 
   private poll() {
-    const gaps = this.current?.indexed.gaps ?? [];
-    Promise.all([this.latest(), anyCommitted(this.database.db, gaps)]).then(
+    const { gaps = [], pending = [] } = this.current?.indexed ?? {};
+    Promise.all([this.latest(), anyCommitted(this.database.db, gaps, pending)]).then(
       ([revision, committed]) => {
         this.observe(revision);
         this.paceAfterPoll();
-        // A missing id committed without a notification reaching this instance. Gaps that stay
-        // missing (rolled-back transactions) cost this background query, not a reload per second.
+        // A missing id, or an event of a transaction in progress at the last read, committed
+        // without a notification that this instance could place (an id below the gap window).
+        // Gaps that stay missing (rolled-back transactions) cost this background query, not a
+        // reload per second.
         if (committed) {
           this.stale = true;
           this.follow();
@@ -407,13 +409,14 @@ export class ConfigurationCache implements ConfigurationSource {
 
   private async next(previous: Configuration | undefined): Promise<Configuration> {
     if (previous) {
-      const { revision, gaps } = previous.indexed;
-      const change = await loadChanges(this.database.db, revision, gaps);
+      const { revision, gaps, pending } = previous.indexed;
+      const change = await loadChanges(this.database.db, revision, gaps, pending);
       if (change && change.changed.length === 0) {
         // Nothing evaluated changed (only other events): the same configuration, at the new
         // revision, keeps what it derived (serialised payloads, compiled environments).
         previous.indexed.revision = change.revision;
         previous.indexed.gaps = change.gaps;
+        previous.indexed.pending = change.pending;
         return previous;
       }
       if (change) {

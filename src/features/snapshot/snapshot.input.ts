@@ -27,6 +27,8 @@ export interface IndexedConfiguration {
   revision: number;
   /** Event ids below the revision not seen yet (see GAP_WINDOW in snapshot.store.ts). */
   gaps: number[];
+  /** Transactions in progress at the read, whose events it could not see (see PENDING there). */
+  pending: string[];
   /** By name (code-unit order, which is the byte order of the ASCII names flags have). */
   flags: FlagMeta[];
   flagsByName: SharedMap<FlagMeta>;
@@ -113,6 +115,7 @@ export function indexConfiguration(rows: ConfigurationRows): IndexedConfiguratio
   return {
     revision: rows.revision,
     gaps: rows.gaps,
+    pending: rows.pending,
     flags,
     ...finish(drafts),
     segments: rows.segments,
@@ -129,7 +132,7 @@ export function indexConfiguration(rows: ConfigurationRows): IndexedConfiguratio
  */
 export function applyChange(
   previous: IndexedConfiguration,
-  change: { revision: number; gaps: number[]; changed: string[]; rows: FlagRows },
+  change: { revision: number; gaps: number[]; pending: string[]; changed: string[]; rows: FlagRows },
 ): IndexedConfiguration {
   // Work per change in proportion to the changed flags where it can be: the previous flags are
   // merged with the (few, sorted) changed ones instead of sorted again, and the maps are new
@@ -173,6 +176,7 @@ export function applyChange(
   return {
     revision: change.revision,
     gaps: change.gaps,
+    pending: change.pending,
     flags,
     ...finish(drafts),
     segments: previous.segments,

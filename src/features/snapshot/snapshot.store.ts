@@ -43,6 +43,8 @@ export interface ConfigurationRows {
   revision: number;
   /** Event ids below the revision not (yet) seen, within GAP_WINDOW. */
   gaps: number[];
+  /** Transactions in progress at the read (see PENDING). */
+  pending: string[];
   flags: FlagRow[];
   flagEnvironments: FlagEnvironmentRow[];
   strategies: StrategyRow[];
@@ -50,12 +52,22 @@ export interface ConfigurationRows {
   dependencies: DependencyRow[];
 }
 
-/** Whether any of these event ids exists now (a gap that has committed since). */
-export async function anyCommitted(db: Kysely<DB>, ids: number[]): Promise<boolean> {
-  if (ids.length === 0) return false;
-  const row = await db.selectFrom('events').select('id').where('id', 'in', ids).limit(1).executeTakeFirst();
-  return row !== undefined;
+/**
+ * Whether any of these event ids exists now, or an event of one of these transactions (a gap, or a
+ * transaction in progress at the last read, that has committed since).
+ */
+export async function anyCommitted(db: Kysely<DB>, ids: number[], pending: string[]): Promise<boolean> {
+  if (ids.length === 0 && pending.length === 0) return false;
+  const { rows } = await sql<{ id: number }>`SELECT id FROM events
+    WHERE ${ids.length > 0 ? sql`id IN (${sql.join(ids)})` : sql`false`} ${ofPending(pending)} LIMIT 1`.execute(
+    db,
+  );
+  return rows.length > 0;
 }
+
+/** `OR` the event is of one of these transactions (text xid8s), for a WHERE on `events`. */
+const ofPending = (pending: string[]) =>
+  pending.length > 0 ? sql`OR tx = ANY(${pending}::text[]::xid8[])` : sql``;
 
 /**
  * How far back missing event ids are watched. Event ids come from a sequence when the event is
@@ -76,6 +88,16 @@ export async function latestRevision(db: Kysely<DB>): Promise<number> {
   const { rows } = await sql<{ id: number | string }>`WITH ${REVISION} SELECT id FROM rev`.execute(db);
   return Number(rows[0]?.id ?? 0);
 }
+
+/**
+ * The transactions in progress when the statement's snapshot was taken, as text: their events are
+ * invisible to this read, whatever ids they have or will have. The next read looks for them
+ * (`tx = ANY(pending)`), so an event committed late below the revision is found however far below
+ * it is (a window of ids would lose it when rolled-back transactions consumed many ids meanwhile).
+ * At most one per open connection; empty on PGlite (one connection).
+ */
+const PENDING = sql<string[]>`(SELECT coalesce(json_agg(x::text), '[]')
+  FROM pg_snapshot_xip(pg_current_snapshot()) AS x)`;
 
 /** The ids below the revision missing from the events, within GAP_WINDOW (see Gaps), ascending. */
 const GAPS = sql<number[]>`(SELECT coalesce(json_agg(g.id ORDER BY g.id), '[]')
@@ -143,8 +165,12 @@ export async function loadConfiguration(db: Kysely<DB>): Promise<ConfigurationRo
   return transaction(
     db,
     async (tx) => {
-      const { rows } = await sql<{ revision: number | string; gaps: number[] }>`WITH ${REVISION}
-        SELECT (SELECT id FROM rev) AS revision, ${GAPS} AS gaps`.execute(tx);
+      const { rows } = await sql<{
+        revision: number | string;
+        gaps: number[];
+        pending: string[];
+      }>`WITH ${REVISION}
+        SELECT (SELECT id FROM rev) AS revision, ${GAPS} AS gaps, ${PENDING} AS pending`.execute(tx);
       const reads = rowReads(tx);
       const read = {
         flags: await reads.flags.execute(),
@@ -160,6 +186,7 @@ export async function loadConfiguration(db: Kysely<DB>): Promise<ConfigurationRo
       return {
         revision: Number(rows[0]?.revision ?? 0),
         gaps: rows[0]?.gaps ?? [],
+        pending: rows[0]?.pending ?? [],
         ...rowsOf(read),
         segments: segments as unknown as SegmentRow[],
       };
@@ -178,6 +205,7 @@ const OUTSIDE_CONFIGURATION =
 export interface ConfigurationChange {
   revision: number;
   gaps: number[];
+  pending: string[];
   /** The flags the new events name: their rows below replace what the configuration had. */
   changed: string[];
   /** The environments whose input the change may alter. */
@@ -193,11 +221,13 @@ export interface ConfigurationChange {
 interface Read extends RowsRead {
   revision: number | string;
   gaps: number[];
+  pending: string[];
   events: { type: string; feature_name: string | null; environment: string | null }[];
 }
 
 /**
- * What changed since `since` (with the still-missing ids `gaps`): the flags the new events name,
+ * What changed since `since` (with the still-missing ids `gaps` and the events of the transactions
+ * `pending` at the last read): the flags the new events name,
  * with their rows, read in one statement: one snapshot of the database, so revision, events and
  * rows agree, without a transaction's BEGIN and COMMIT. One round trip instead of nine: under a
  * stream of writes the service reads changes several times a second, and on a busy machine each
@@ -209,16 +239,17 @@ export async function loadChanges(
   db: Kysely<DB>,
   since: number,
   gaps: number[],
+  pending: string[],
   limit = 500,
 ): Promise<ConfigurationChange | undefined> {
   const missing = gaps.length > 0 ? sql`OR id IN (${sql.join(gaps)})` : sql``;
   const reads = rowReads(db, sql<string>`(SELECT name FROM changed)`);
   const { rows } = await sql<Read>`WITH ${REVISION},
     ev AS (SELECT type, feature_name, environment FROM events
-      WHERE (id > ${since} ${missing}) AND id <= (SELECT id FROM rev) LIMIT ${limit + 1}),
+      WHERE (id > ${since} ${missing} ${ofPending(pending)}) AND id <= (SELECT id FROM rev) LIMIT ${limit + 1}),
     changed AS (SELECT DISTINCT feature_name AS name FROM ev
       WHERE feature_name IS NOT NULL AND (SELECT count(*) FROM ev) <= ${limit})
-    SELECT (SELECT id FROM rev) AS revision, ${GAPS} AS gaps,
+    SELECT (SELECT id FROM rev) AS revision, ${GAPS} AS gaps, ${PENDING} AS pending,
       (SELECT coalesce(json_agg(ev), '[]') FROM ev) AS events,
       ${jsonArrayFrom(reads.flags)} AS flags,
       ${jsonArrayFrom(reads.flagEnvironments)} AS "flagEnvironments",
@@ -237,6 +268,7 @@ export async function loadChanges(
   return {
     revision: Number(read.revision),
     gaps: read.gaps,
+    pending: read.pending,
     changed: [...new Set(ofFlags.map((e) => e.feature_name as string))],
     touched,
     rows: rowsOf(read),

@@ -157,6 +157,8 @@ export interface EventsTable {
   environment: string | null;
   group_type: string | null;
   group_id: string | null;
+  /** The recording transaction (xid8 as text; migration 0035); null before that migration. */
+  tx: Generated<string | null>;
 }
 
 export interface EventCountsTable {
