@@ -1,6 +1,7 @@
 import { type Static, Type } from 'typebox';
 import { Value } from 'typebox/value';
 import { parseAllowList } from './platform/outgoing.js';
+import { SECRET_KEY_PATTERN } from './platform/secret-box.js';
 
 /** Environment variables the service reads, validated at boot. */
 const EnvSchema = Type.Object({
@@ -41,7 +42,7 @@ const EnvSchema = Type.Object({
    * The key that encrypts secrets kept to be shown again (invite links), AES-256-GCM: 32 bytes as
    * 64 hex digits or 44 base64 characters. Unset: a key generated once and kept in the database.
    */
-  SECRETS_KEY: Type.Optional(Type.String({ pattern: '^([0-9a-fA-F]{64}|[A-Za-z0-9+/]{43}=)$' })),
+  SECRETS_KEY: Type.Optional(Type.String({ pattern: SECRET_KEY_PATTERN })),
   /** Login sessions last this long and are renewed when used in their second half. */
   SESSION_TTL_HOURS: Type.Number({ exclusiveMinimum: 0, default: 48 }),
   /**

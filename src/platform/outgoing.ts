@@ -1,5 +1,6 @@
 import { lookup as dnsLookup } from 'node:dns';
 import { BlockList, isIP } from 'node:net';
+import { notWebUrl, webUrl } from './web-url.js';
 
 /**
  * Outgoing requests a user configures (webhooks, later actions) cannot be turned against the
@@ -162,14 +163,8 @@ const refusal = (host: string): UrlVerdict => ({
  * left to resolution (`name`).
  */
 export function checkUrl(policy: OutgoingPolicy, text: string): UrlVerdict {
-  let url: URL;
-  try {
-    url = new URL(text);
-  } catch {
-    return { ok: false, reason: `"${text}" is not a URL.` };
-  }
-  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.hostname === '')
-    return { ok: false, reason: `"${text}" is not an http or https URL.` };
+  const url = webUrl(text);
+  if (!url) return { ok: false, reason: notWebUrl(text) };
   const host = unbracket(url.hostname);
   if (isIP(host) !== 0) return addressAllowed(policy, host) ? { ok: true, url } : refusal(host);
   if (policy.names.has(hostKey(host))) return { ok: true, url };

@@ -8,11 +8,14 @@ import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
  */
 const VERSION = 'v1';
 
-/** A key as the `SECRETS_KEY` setting gives it: 64 hex digits or 32 bytes in base64. */
+/** How a key is written (the `SECRETS_KEY` setting): 32 bytes as 64 hex digits or 44 base64 characters. */
+export const SECRET_KEY_PATTERN = '^([0-9a-fA-F]{64}|[A-Za-z0-9+/]{43}=)$';
+
+/** A key written as SECRET_KEY_PATTERN says. */
 export function parseSecretKey(text: string): Buffer {
-  const key = /^[0-9a-fA-F]{64}$/.test(text) ? Buffer.from(text, 'hex') : Buffer.from(text, 'base64');
-  if (key.length !== 32) throw new Error('a secrets key is 32 bytes: 64 hex digits or 44 base64 characters');
-  return key;
+  if (!new RegExp(SECRET_KEY_PATTERN).test(text))
+    throw new Error('a secrets key is 32 bytes: 64 hex digits or 44 base64 characters');
+  return /^[0-9a-fA-F]{64}$/.test(text) ? Buffer.from(text, 'hex') : Buffer.from(text, 'base64');
 }
 
 export function sealSecret(key: Buffer, plaintext: string, context: string): string {

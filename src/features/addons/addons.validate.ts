@@ -2,6 +2,7 @@ import Mustache from 'mustache';
 import type { Principal } from '../../platform/http/auth.js';
 import { invalidField } from '../../platform/http/errors.js';
 import { checkUrlResolving, outgoingPolicy } from '../../platform/outgoing.js';
+import { webUrl } from '../../platform/web-url.js';
 import { readsWholeLog } from '../events/index.js';
 import { findProvider, MASKED_VALUE, PROVIDERS } from './addons.providers.js';
 import type { AddonProvider } from './addons.schemas.js';
@@ -73,14 +74,7 @@ export function checkParameters(
   return result;
 }
 
-function isHttpUrl(text: string): boolean {
-  try {
-    const url = new URL(text);
-    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
-  } catch {
-    return false;
-  }
-}
+const isHttpUrl = (text: string) => webUrl(text) !== undefined;
 
 /**
  * The provider's URL parameters may be called (platform/outgoing.ts): not an internal address in

@@ -1,4 +1,5 @@
 import { invalidField } from '../../platform/http/errors.js';
+import { webUrl } from '../../platform/web-url.js';
 
 /**
  * An application's `url` is shown as a link (the UI opens it in a new tab), so only an absolute
@@ -7,13 +8,7 @@ import { invalidField } from '../../platform/http/errors.js';
  */
 export function applicationUrl(raw: string): string {
   if (raw === '') return raw;
-  let parsed: URL | undefined;
-  try {
-    parsed = new URL(raw);
-  } catch {
-    parsed = undefined;
-  }
-  if (!parsed || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') || parsed.hostname === '') {
+  if (!webUrl(raw)) {
     throw invalidField('/body/url', 'url must be an absolute http or https URL (or empty to clear it).');
   }
   return raw;

@@ -9,4 +9,5 @@ export { flagRoutes } from './flags.routes.js';
 export { FLAG_NAME_PATTERN, FLAG_TYPES, FlagSchema } from './flags.schemas.js';
 export { markFlagsSeen } from './flags.store.js';
 export { type BatchLink, setLinksOfFlags } from './links.batch.store.js';
+export { linkUrl } from './links.service.js';
 export { checkPotentialStaleness, reconcileStaleness, startStalenessJob } from './staleness.service.js';

@@ -3,6 +3,7 @@ import type { Deps } from '../../deps.js';
 import { type Db, transaction } from '../../platform/db/index.js';
 import type { Principal } from '../../platform/http/auth.js';
 import { AppError, invalidField, notFound } from '../../platform/http/errors.js';
+import { notWebUrl, webUrl } from '../../platform/web-url.js';
 import { appendEvent } from '../events/index.js';
 import { lockFlag } from '../flag-rows/index.js';
 import { notInProject } from './flags.service.js';
@@ -29,21 +30,24 @@ export function ulid(now: Date): string {
 }
 
 /**
- * As Unleash: a URL without a scheme gets `https://`; what is then not an absolute http(s) URL is a
- * 400. Only http and https, so a link never runs script when the UI opens it.
+ * As Unleash: a URL without a scheme gets `https://`; then only an absolute http(s) URL is a link
+ * (webUrl), so a link never runs script when the UI opens it. Undefined otherwise. The link routes
+ * and the import take links by this rule.
  */
-function normaliseUrl(raw: string): string {
+export function linkUrl(raw: string): string | undefined {
+  const url = withScheme(raw);
+  return webUrl(url) ? url : undefined;
+}
+
+const withScheme = (raw: string) => {
   const trimmed = raw.trim();
-  const url = /^[a-z][a-z0-9+.-]*:/i.test(trimmed) ? trimmed : `https://${trimmed}`;
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    throw invalidField('/body/url', `"${raw}" is not a valid URL.`);
-  }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
-    throw invalidField('/body/url', `"${raw}" is not an http or https URL.`);
-  }
+  return /^[a-z][a-z0-9+.-]*:/i.test(trimmed) ? trimmed : `https://${trimmed}`;
+};
+
+/** linkUrl, or a 400 that says why. */
+function normaliseUrl(raw: string): string {
+  const url = linkUrl(raw);
+  if (url === undefined) throw invalidField('/body/url', notWebUrl(withScheme(raw), raw));
   return url;
 }
 

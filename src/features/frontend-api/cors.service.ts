@@ -4,6 +4,7 @@ import type { Principal } from '../../platform/http/auth.js';
 import { parseOrigins } from '../../platform/http/cors.js';
 import { invalid } from '../../platform/http/errors.js';
 import type { Reads } from '../../platform/read-cache.js';
+import { webUrl } from '../../platform/web-url.js';
 import { appendEvent } from '../events/index.js';
 import type { ConfigurationSource } from '../snapshot/index.js';
 import { FRONTEND_SETTINGS, readFrontendOrigins, writeFrontendOrigins } from './cors.store.js';
@@ -72,12 +73,7 @@ export const frontendApiOrigins = async (deps: Deps, reads: Reads) =>
  */
 function validOrigin(origin: string): boolean {
   if (origin === '*') return true;
-  try {
-    const url = new URL(origin);
-    return (url.protocol === 'http:' || url.protocol === 'https:') && url.origin === origin;
-  } catch {
-    return false;
-  }
+  return webUrl(origin)?.origin === origin;
 }
 
 /**

@@ -2,7 +2,7 @@ import { fullMatch, newCompileBudget, withCompileBudget } from '../../evaluation
 import { allows, type Permission, type Principal } from '../../platform/http/auth.js';
 import { WorkSlices } from '../../platform/yielding.js';
 import type { WantedParent } from '../dependencies/index.js';
-import type { BatchFlag, BatchLink } from '../flags/index.js';
+import { type BatchFlag, type BatchLink, linkUrl } from '../flags/index.js';
 import {
   constraintsProblems,
   normaliseVariantWeights,
@@ -79,21 +79,6 @@ export const OVERWRITTEN = 'The following features already exist in this project
 
 /** As the link routes (flags/links.service.ts): at most 10 links per flag. */
 const MAX_LINKS = 10;
-
-/**
- * A link's URL as the link routes store it: without a scheme, `https://` is put in front; then
- * only an absolute http or https URL is taken (undefined otherwise).
- */
-function linkUrl(raw: string): string | undefined {
-  const trimmed = raw.trim();
-  const url = /^[a-z][a-z0-9+.-]*:/i.test(trimmed) ? trimmed : `https://${trimmed}`;
-  try {
-    const { protocol } = new URL(url);
-    return protocol === 'http:' || protocol === 'https:' ? url : undefined;
-  } catch {
-    return undefined;
-  }
-}
 
 const sorted = (items: Iterable<string>) => [...new Set(items)].sort();
 
