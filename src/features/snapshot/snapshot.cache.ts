@@ -10,7 +10,21 @@ import {
   type IndexedConfiguration,
   indexConfiguration,
 } from './snapshot.input.js';
-import { anyCommitted, latestRevision, loadChanges, loadConfiguration } from './snapshot.store.js';
+import {
+  anyCommitted,
+  GAP_WINDOW,
+  latestRevision,
+  loadChanges,
+  loadConfiguration,
+} from './snapshot.store.js';
+
+/**
+ * Whether a notified event id, not above the revision read, is one that read could not see: a gap,
+ * or an id below the gap window while transactions were in progress at the read (one of them
+ * committed late; no notification of an event already read comes that late).
+ */
+const lateCommit = (read: { revision: number; gaps: number[]; pending: string[] }, id: number) =>
+  read.gaps.includes(id) || (read.pending.length > 0 && id <= read.revision - GAP_WINDOW);
 
 /**
  * One environment of one revision: the engine input, its compiled form (on first use) and values
@@ -331,7 +345,7 @@ export class ConfigurationCache implements ConfigurationSource {
   private observe(revision: number) {
     if (!Number.isFinite(revision)) return;
     if (revision > this.knownRevision) this.knownRevision = revision;
-    else if (this.current?.indexed.gaps.includes(revision)) this.stale = true;
+    else if (this.current && lateCommit(this.current.indexed, revision)) this.stale = true;
     // A read in flight may have found this id missing (its transaction committed after the read
     // began, out of id order): checked against that read's gaps when it is in.
     else if (this.loading) this.lateWhileLoading.add(revision);
@@ -386,7 +400,7 @@ export class ConfigurationCache implements ConfigurationSource {
       .then((next) => {
         this.current = next;
         this.loadedAt = performance.now();
-        if (next.indexed.gaps.some((id) => this.lateWhileLoading.has(id))) this.stale = true;
+        for (const id of this.lateWhileLoading) if (lateCommit(next.indexed, id)) this.stale = true;
         this.lateWhileLoading.clear();
         for (const listener of this.listeners) {
           try {

@@ -224,10 +224,11 @@ describe.runIf(process.env.TEST_ENGINE === 'postgres')('a change that commits af
   // 0: its event id is a gap within the window, found when its notification comes (no poll).
   // 2,500: rolled-back transactions (a trial import) took that many ids after it, so its id is
   // below any window of missing ids: the transaction it was in, kept as in progress at the read,
-  // leads the revision poll (CONFIGURATION_POLL_MS) to it.
+  // leads the revision poll (CONFIGURATION_POLL_MS) to it, and so does its notification.
   it.each([
     [0, 3_600_000],
     [2_500, 100],
+    [2_500, 3_600_000],
   ])(
     'still reaches the configuration, %i ids consumed in between (poll every %i ms)',
     async (consumed, pollMs) => {
