@@ -153,3 +153,13 @@ export async function environmentExists(db: Kysely<DB>, name: string): Promise<b
     .executeTakeFirst();
   return row !== undefined;
 }
+
+/**
+ * A project is deleted: the API tokens scoped to it alone go, multi-project tokens lose it from
+ * their list.
+ */
+export async function dropProjectFromTokens(db: Kysely<DB>, projectId: string): Promise<void> {
+  await sql`DELETE FROM api_tokens WHERE projects = ARRAY[${projectId}]::text[]`.execute(db);
+  await sql`UPDATE api_tokens SET projects = array_remove(projects, ${projectId})
+    WHERE ${projectId} = ANY(projects)`.execute(db);
+}

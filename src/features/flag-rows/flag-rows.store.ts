@@ -12,7 +12,7 @@ export interface FlagRow {
   archivedAt: Date | null;
 }
 
-const flagColumns = [
+export const flagColumns = [
   'name',
   'project',
   'type',

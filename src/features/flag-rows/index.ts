@@ -6,6 +6,7 @@
 export {
   type FlagRow,
   findFlagArchivedState,
+  flagColumns,
   lockFlag,
   lockFlagsInOrder,
   toFlagRow,

@@ -4,7 +4,7 @@ import type { Principal } from '../../platform/http/auth.js';
 import { invalid, notFound } from '../../platform/http/errors.js';
 import { appendEvent } from '../events/index.js';
 import { type FlagRow, lockFlag, lockFlagsInOrder } from '../flag-rows/index.js';
-import { deleteArchivedFlag } from './archive.store.js';
+import { deleteArchivedFlag, deleteArchivedFlagsOf } from './archive.store.js';
 import { eventData, notInProject, recordArchiveChange } from './flags.service.js';
 import { updateFlag } from './flags.store.js';
 
@@ -61,14 +61,26 @@ async function deleteIn(tx: Db, name: string, by: Principal, projectId?: string)
   if (before.archivedAt === null || !(await deleteArchivedFlag(tx, name))) {
     throw invalid(`The feature flag "${name}" is not archived; only archived flags can be deleted.`);
   }
-  await appendEvent(tx, {
-    type: 'feature-deleted',
-    createdBy: by.name,
-    createdByUserId: by.userId,
-    featureName: name,
-    project: before.project,
-    preData: eventData(before),
-  });
+  await appendEvent(tx, deletedEvent(before, by));
+}
+
+/** `feature-deleted`: the flag as it was, whichever way it is deleted. */
+const deletedEvent = (flag: FlagRow, by: Principal) => ({
+  type: 'feature-deleted',
+  createdBy: by.name,
+  createdByUserId: by.userId,
+  featureName: flag.name,
+  project: flag.project,
+  preData: eventData(flag),
+});
+
+/**
+ * Deletes every archived flag of the project for good, each recorded as deleting one is (a project
+ * deletion, which holds the project's row and has checked that no active flag is left).
+ */
+export async function deleteArchivedFlagsIn(tx: Db, projectId: string, by: Principal) {
+  for (const flag of await deleteArchivedFlagsOf(tx, projectId))
+    await appendEvent(tx, deletedEvent(flag, by));
 }
 
 /**

@@ -127,8 +127,16 @@ describe('DELETE /api/admin/projects/:projectId', () => {
     expect(await a.count('features', 'name = $1', [flag])).toBe(0);
     const types = (await projectEvents(id)).map((e) => e.type);
     expect(types.slice(0, 2)).toEqual(['project-deleted', 'feature-deleted']);
-    const [deleted] = await projectEvents(id);
+    const [deleted, flagDeleted] = await projectEvents(id);
     expect(deleted?.preData).toMatchObject({ id, environments: ['development', 'production'] });
+    // The flag's event is the one deleting a single archived flag records: the flag as it was.
+    expect(flagDeleted?.preData).toMatchObject({
+      name: flag,
+      project: id,
+      type: 'release',
+      archived: true,
+      archivedAt: expect.any(String),
+    });
     expect((await t.send('GET', `/api/admin/projects/${id}`)).statusCode).toBe(404);
   });
 

@@ -3,7 +3,9 @@ import type { Deps } from '../../deps.js';
 import { type Db, transaction } from '../../platform/db/index.js';
 import type { Principal } from '../../platform/http/auth.js';
 import { AppError, nameExists, notFound } from '../../platform/http/errors.js';
+import { dropProjectFromTokens } from '../access/index.js';
 import { appendEvent } from '../events/index.js';
+import { deleteArchivedFlagsIn } from '../flags/index.js';
 import { addProjectOwner } from '../users/index.js';
 import { checkFeatureNaming } from './projects.naming.js';
 import type {
@@ -16,7 +18,6 @@ import {
   addFavorite,
   attachEnvironments,
   countFlags,
-  deleteArchivedFlags,
   deleteProjectRow,
   findProject,
   insertProject,
@@ -169,15 +170,8 @@ export async function deleteProject(deps: Deps, projectId: string, principal: Pr
       );
     }
     const environments = (await listProjectEnvironments(tx, projectId)).map((e) => e.environment);
-    for (const name of await deleteArchivedFlags(tx, projectId)) {
-      await appendEvent(tx, {
-        type: 'feature-deleted',
-        ...by(principal),
-        featureName: name,
-        project: projectId,
-        preData: { name, project: projectId, archived: true },
-      });
-    }
+    await deleteArchivedFlagsIn(tx, projectId, principal);
+    await dropProjectFromTokens(tx, projectId);
     await deleteProjectRow(tx, projectId);
     await appendEvent(tx, {
       type: 'project-deleted',

@@ -147,36 +147,10 @@ export async function countFlags(db: Kysely<DB>, projectId: string) {
 }
 
 /**
- * Permanently deletes the project's archived flags; returns their names. Their rows are locked
- * first, in name order (the lock order, see lockFlag in the flag-rows slice): one DELETE of several
- * rows would lock them in whatever order its plan visits them.
- */
-export async function deleteArchivedFlags(db: Kysely<DB>, projectId: string): Promise<string[]> {
-  await db
-    .selectFrom('features')
-    .select('name')
-    .where('project', '=', projectId)
-    .where('archived_at', 'is not', null)
-    .orderBy('name')
-    .forUpdate()
-    .execute();
-  const rows = await db
-    .deleteFrom('features')
-    .where('project', '=', projectId)
-    .where('archived_at', 'is not', null)
-    .returning('name')
-    .execute();
-  return rows.map((r) => r.name);
-}
-
-/**
- * Deletes the project (its environments, favorites, roles, segments and context fields cascade)
- * and the API tokens scoped to it alone; multi-project tokens lose it from their list.
+ * Deletes the project (its environments, favorites, roles, segments and context fields cascade);
+ * its flags and API tokens are gone first, through their slices.
  */
 export async function deleteProjectRow(db: Kysely<DB>, projectId: string): Promise<void> {
-  await sql`DELETE FROM api_tokens WHERE projects = ARRAY[${projectId}]::text[]`.execute(db);
-  await sql`UPDATE api_tokens SET projects = array_remove(projects, ${projectId})
-    WHERE ${projectId} = ANY(projects)`.execute(db);
   await db.deleteFrom('projects').where('id', '=', projectId).execute();
 }
 
