@@ -4,7 +4,6 @@ import { notFound } from '../../platform/http/errors.js';
 import type { Reads } from '../../platform/read-cache.js';
 import { favoriteFlags } from '../flags/index.js';
 import {
-  listAllFlagCreators,
   listFlagCreators,
   listFlagOverviews,
   listProjectRows,
@@ -258,14 +257,14 @@ export async function getCurrentOverview(deps: Deps, reads: Reads, projectId: st
 
 /** The creators of active flags across projects, as Unleash's flags overview pages them. */
 export async function getAllFlagCreators(deps: Deps, query = '') {
-  const flagCreators = await listAllFlagCreators(deps.database.db, query);
+  const flagCreators = await listFlagCreators(deps.database.db, { active: true, nameContains: query });
   return { flagCreators, total: flagCreators.length };
 }
 
 export async function getFlagCreators(deps: Deps, projectId: string) {
   if (!(await findProject(deps.database.db, projectId)))
     throw notFound(`Could not find project with id "${projectId}".`);
-  return listFlagCreators(deps.database.db, projectId);
+  return listFlagCreators(deps.database.db, { project: projectId });
 }
 
 /** The project status page: activity per day, resources, health and the lifecycle per stage. */

@@ -217,26 +217,33 @@ export async function projectExtras(db: Kysely<DB>, projectId: string) {
 }
 
 /**
- * Users who created an active flag in any project, by name; `query` keeps those whose name
- * contains it (case-insensitive), as Unleash's flags overview filters them. Reads users read-only.
+ * Users who created flags, by name, as Unleash lists them: the flags of one `project` (archived
+ * ones too), or, without one, the `active` flags of every project, whose creator's name contains
+ * `nameContains` (case-insensitive; the flags overview's filter). Reads users read-only.
  */
-export async function listAllFlagCreators(db: Kysely<DB>, query: string) {
-  const pattern = `%${likeLiteral(query)}%`;
-  const result = await sql<{ id: number; name: string }>`
-    SELECT id, name FROM (
-      SELECT u.id, coalesce(u.name, u.username, u.email, '') AS name FROM users u
-      WHERE EXISTS (SELECT 1 FROM features f WHERE f.created_by_user_id = u.id AND f.archived_at IS NULL)
-    ) creators
-    WHERE name ILIKE ${pattern}
-    ORDER BY name, id`.execute(db);
-  return result.rows;
-}
-
-/** Users who created the project's flags (archived ones too), by name. Reads users read-only. */
-export async function listFlagCreators(db: Kysely<DB>, projectId: string) {
-  const result = await sql<{ id: number; name: string }>`
-    SELECT u.id, coalesce(u.name, u.username, u.email, '') AS name FROM users u
-    WHERE EXISTS (SELECT 1 FROM features f WHERE f.project = ${projectId} AND f.created_by_user_id = u.id)
-    ORDER BY 2, 1`.execute(db);
-  return result.rows;
+export async function listFlagCreators(
+  db: Kysely<DB>,
+  only: { project?: string; active?: boolean; nameContains?: string },
+): Promise<{ id: number; name: string }[]> {
+  const name = sql<string>`coalesce(u.name, u.username, u.email, '')`;
+  const { project, nameContains } = only;
+  return db
+    .selectFrom('users as u')
+    .select(['u.id', name.as('name')])
+    .where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom('features as f')
+          .select('f.name')
+          .whereRef('f.created_by_user_id', '=', 'u.id')
+          .$if(project !== undefined, (q) => q.where('f.project', '=', project as string))
+          .$if(only.active === true, (q) => q.where('f.archived_at', 'is', null)),
+      ),
+    )
+    .$if(nameContains !== undefined, (q) =>
+      q.where(name, 'ilike', `%${likeLiteral(nameContains as string)}%`),
+    )
+    .orderBy(name)
+    .orderBy('u.id')
+    .execute();
 }
