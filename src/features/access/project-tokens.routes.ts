@@ -4,6 +4,7 @@ import { actor } from '../../platform/http/auth.js';
 import { noStore, routes, sendEmpty } from '../../platform/http/routes.js';
 import { errorResponses } from '../../platform/http/schemas.js';
 import { perCallerRateLimit } from '../../platform/http/security-headers.js';
+import { ProjectIdParam } from '../shapes/index.js';
 import { ApiTokenSchema, ApiTokensSchema } from './api-tokens.schemas.js';
 import { CreateProjectApiTokenBody, ProjectTokenParams } from './project-tokens.schemas.js';
 import {
@@ -13,7 +14,7 @@ import {
 } from './project-tokens.service.js';
 
 const ProjectParams = Type.Object({
-  projectId: Type.String({ maxLength: 100, description: 'The project id.', examples: ['default'] }),
+  projectId: ProjectIdParam,
 });
 
 /** API tokens of one project, managed with the project's own permissions. */

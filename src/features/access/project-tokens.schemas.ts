@@ -1,4 +1,5 @@
 import { type Static, Type } from 'typebox';
+import { ProjectIdParam } from '../shapes/index.js';
 
 export const CreateProjectApiTokenBody = Type.Object(
   {
@@ -29,7 +30,7 @@ export const CreateProjectApiTokenBody = Type.Object(
 export type CreateProjectApiTokenInput = Static<typeof CreateProjectApiTokenBody>;
 
 export const ProjectTokenParams = Type.Object({
-  projectId: Type.String({ maxLength: 100, description: 'The project id.', examples: ['default'] }),
+  projectId: ProjectIdParam,
   token: Type.String({
     maxLength: 400,
     description: 'The full token secret, as returned at creation.',

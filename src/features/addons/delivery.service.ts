@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import { publicUrl } from '../../config.js';
 import type { Deps } from '../../deps.js';
 import { JOB_LEASES, transaction, tryJobLease } from '../../platform/db/index.js';
@@ -83,9 +84,8 @@ async function enqueueNewEvents(tx: Deps['database']['db'], now: Date): Promise<
   }
   const gaps = [...kept, ...missed].slice(-GAPS_KEPT);
   // An idle round writes nothing.
-  const samePending =
-    pending.length === cursor.pending.length && pending.every((x, i) => x === cursor.pending[i]);
-  if (last !== cursor.lastEventId || gaps.length !== cursor.gaps.length || !samePending)
+  const moved = last !== cursor.lastEventId || gaps.length !== cursor.gaps.length;
+  if (moved || !isDeepStrictEqual(pending, cursor.pending))
     await store.writeCursor(tx, { lastEventId: last, gaps, pending });
 
   const events = [...found, ...fresh];

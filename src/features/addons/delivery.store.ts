@@ -1,6 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import { jsonArrayFrom } from 'kysely/helpers/postgres';
 import type { DB } from '../../platform/db/schema.js';
+import { PENDING_TRANSACTIONS, recordedBy } from '../events/index.js';
 import type { DeliveredEvent } from './addons.schemas.js';
 import { ADDON_COLUMNS, type AddonRow, type IntegrationEventRow, tables } from './addons.store.js';
 
@@ -45,7 +46,7 @@ export async function writeCursor(db: Kysely<DB>, cursor: Cursor): Promise<void>
 /**
  * Events after the cursor, oldest first; the missed ones that have appeared since (ids kept as
  * gaps, or recorded by a transaction `pending` at the last round); and the transactions in progress
- * now, whose events this read cannot see (see PENDING in the snapshot slice's store): all from one
+ * now, whose events this read cannot see (PENDING_TRANSACTIONS in the events slice): all from one
  * snapshot, so a transaction is either seen or listed. Reads the events slice's table, never
  * writes it.
  */
@@ -62,11 +63,7 @@ export async function eventHeads(
       jsonArrayFrom(
         eb.selectFrom('events').select(columns).where('id', '>', afterId).orderBy('id').limit(limit),
       ).as('fresh'),
-      sql<
-        string[]
-      >`(SELECT coalesce(json_agg(x::text), '[]') FROM pg_snapshot_xip(pg_current_snapshot()) AS x)`.as(
-        'pending',
-      ),
+      PENDING_TRANSACTIONS.as('pending'),
     ])
     .executeTakeFirstOrThrow();
   const missed = missedIds.length > 0 || pending.length > 0;
@@ -78,7 +75,7 @@ export async function eventHeads(
         .where((eb) =>
           eb.or([
             ...(missedIds.length > 0 ? [eb('id', 'in', missedIds)] : []),
-            ...(pending.length > 0 ? [eb(sql`tx`, '=', sql`ANY(${pending}::text[]::xid8[])`)] : []),
+            ...(pending.length > 0 ? [recordedBy(pending)] : []),
           ]),
         )
         .where('id', '<=', afterId)

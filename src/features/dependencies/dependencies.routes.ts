@@ -4,6 +4,7 @@ import type { Deps } from '../../deps.js';
 import { actor } from '../../platform/http/auth.js';
 import { routes } from '../../platform/http/routes.js';
 import { errorResponses } from '../../platform/http/schemas.js';
+import { ProjectParams } from '../shapes/index.js';
 import {
   ChildParams,
   CreateDependencyBody,
@@ -12,7 +13,6 @@ import {
   ParentOptionsSchema,
   ParentParams,
   ParentVariantsSchema,
-  ProjectParams,
 } from './dependencies.schemas.js';
 import {
   addDependency,

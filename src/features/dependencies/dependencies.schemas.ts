@@ -1,6 +1,6 @@
 import { type Static, Type } from 'typebox';
+import { ProjectIdParam as ProjectId } from '../shapes/index.js';
 
-const ProjectId = Type.String({ maxLength: 100, description: 'The project id.', examples: ['default'] });
 const Child = Type.String({
   maxLength: 100,
   description: 'The child (dependent) flag.',
@@ -13,7 +13,6 @@ export const DependencyParams = Type.Object({
   child: Child,
   parent: Type.String({ maxLength: 100, description: 'The parent flag.', examples: ['checkout'] }),
 });
-export const ProjectParams = Type.Object({ projectId: ProjectId });
 
 export const CreateDependencyBody = Type.Object(
   {

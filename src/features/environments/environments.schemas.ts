@@ -1,4 +1,5 @@
 import { type Static, Type } from 'typebox';
+import { ProjectIdParam } from '../shapes/index.js';
 
 /** Environment names as Unleash and the database allow them. */
 export const ENVIRONMENT_NAME_PATTERN = '^[a-zA-Z0-9~_.-]{1,100}$';
@@ -79,7 +80,7 @@ export const SortOrderBody = Type.Record(Type.String({ maxLength: 100 }), SortOr
 export type SortOrderInput = Static<typeof SortOrderBody>;
 
 export const ProjectIdParams = Type.Object({
-  projectId: Type.String({ maxLength: 100, description: 'The project id.', examples: ['default'] }),
+  projectId: ProjectIdParam,
 });
 
 export const ProjectEnvironmentListSchema = Type.Object(

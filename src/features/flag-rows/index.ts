@@ -3,6 +3,7 @@
  * the flag row and its lock, which opens every write to a flag (lockFlag: the lock order), and the
  * lifecycle stages (`feature_lifecycles`, owned here) that such a change enters.
  */
+export { archivedFlag } from './flag-rows.errors.js';
 export {
   type FlagRow,
   findFlagArchivedState,

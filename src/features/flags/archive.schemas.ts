@@ -1,7 +1,8 @@
 import { Type } from 'typebox';
+import { FlagNameParam } from '../shapes/index.js';
 
 export const ArchivedFlagParams = Type.Object({
-  featureName: Type.String({ maxLength: 100, description: 'The flag name.', examples: ['new-checkout'] }),
+  featureName: FlagNameParam,
 });
 
 export const ArchivedFlagsBody = Type.Object(

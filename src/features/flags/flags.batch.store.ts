@@ -1,6 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import type { DB } from '../../platform/db/schema.js';
-import type { FlagRow } from '../flag-rows/index.js';
+import { type FlagRow, flagColumns, toFlagRow } from '../flag-rows/index.js';
 
 /** Rows per statement in the batch writes below: bounds one statement's JSON parameter. */
 const CHUNK = 2000;
@@ -38,32 +38,12 @@ export async function lockProjectAndFlags(
 /** The named flags that exist (archived or not), by name. */
 export async function findFlags(db: Kysely<DB>, names: string[]): Promise<Map<string, FlagRow>> {
   if (names.length === 0) return new Map();
-  const { rows } = await sql<{
-    name: string;
-    project: string;
-    type: string;
-    description: string | null;
-    stale: boolean;
-    impression_data: boolean;
-    created_at: Date;
-    archived_at: Date | null;
-  }>`SELECT name, project, type, description, stale, impression_data, created_at, archived_at FROM features
-    WHERE name IN (SELECT jsonb_array_elements_text(${list(names)}::jsonb))`.execute(db);
-  return new Map(
-    rows.map((r) => [
-      r.name,
-      {
-        name: r.name,
-        project: r.project,
-        type: r.type,
-        description: r.description,
-        stale: r.stale,
-        impressionData: r.impression_data,
-        createdAt: new Date(r.created_at),
-        archivedAt: r.archived_at === null ? null : new Date(r.archived_at),
-      },
-    ]),
-  );
+  const rows = await db
+    .selectFrom('features')
+    .select(flagColumns)
+    .where('name', 'in', sql<string>`(SELECT jsonb_array_elements_text(${list(names)}::jsonb))`)
+    .execute();
+  return new Map(rows.map((r) => [r.name, toFlagRow(r)]));
 }
 
 export interface BatchFlag {

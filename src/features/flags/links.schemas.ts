@@ -1,5 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { Nullable } from '../../platform/http/schemas.js';
+import { FlagNameParam, ProjectIdParam } from '../shapes/index.js';
 
 /** A link as the flag shows it (Unleash's featureSchema `links`). */
 export const FlagLinkSchema = Type.Object(
@@ -38,8 +39,8 @@ export const LinkBody = Type.Object(
 export type LinkInput = Static<typeof LinkBody>;
 
 export const LinkParams = Type.Object({
-  projectId: Type.String({ maxLength: 100, description: 'The project id.', examples: ['default'] }),
-  featureName: Type.String({ maxLength: 100, description: 'The flag name.', examples: ['new-checkout'] }),
+  projectId: ProjectIdParam,
+  featureName: FlagNameParam,
   linkId: Type.String({
     maxLength: 100,
     description: 'The link id.',

@@ -1,10 +1,10 @@
 import { type Static, Type } from 'typebox';
 import { Nullable } from '../../platform/http/schemas.js';
-import { TagSchema } from '../shapes/index.js';
+import { ProjectIdParam, TagSchema } from '../shapes/index.js';
 import { FlagSchema } from './flags.schemas.js';
 
 export const ArchiveProjectParams = Type.Object({
-  projectId: Type.String({ maxLength: 100, description: 'The project id.', examples: ['default'] }),
+  projectId: ProjectIdParam,
 });
 
 const ProjectFlagEnvironmentSchema = Type.Object({

@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import { Nullable } from '../../platform/http/schemas.js';
+import { ProjectIdParam } from '../shapes/index.js';
 
 const UserOwner = Type.Object(
   {
@@ -117,5 +118,5 @@ export const PersonalProjectSchema = Type.Object(
 );
 
 export const DashboardProjectParams = Type.Object({
-  projectId: Type.String({ maxLength: 100, description: 'The project id.', examples: ['default'] }),
+  projectId: ProjectIdParam,
 });

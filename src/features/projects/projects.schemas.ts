@@ -1,6 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { Nullable } from '../../platform/http/schemas.js';
-import { ConstraintSchema, StrategyVariantSchema } from '../shapes/index.js';
+import { ConstraintSchema, ProjectIdParam, StrategyVariantSchema } from '../shapes/index.js';
 import { CreateStrategyBody } from '../strategies/index.js';
 
 /** Project ids as the database allows them: URL-safe, 1-100 characters, not `.` or `..`. */
@@ -12,10 +12,10 @@ const ProjectMode = Type.Enum(['open', 'protected', 'private'], {
 });
 
 export const ProjectIdParams = Type.Object({
-  projectId: Type.String({ maxLength: 100, description: 'The project id.', examples: ['default'] }),
+  projectId: ProjectIdParam,
 });
 export const ProjectEnvironmentParams = Type.Object({
-  projectId: Type.String({ maxLength: 100, description: 'The project id.', examples: ['default'] }),
+  projectId: ProjectIdParam,
   environment: Type.String({
     maxLength: 100,
     description: 'The environment name.',

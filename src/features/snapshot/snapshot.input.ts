@@ -27,7 +27,7 @@ export interface IndexedConfiguration {
   revision: number;
   /** Event ids below the revision not seen yet (see GAP_WINDOW in snapshot.store.ts). */
   gaps: number[];
-  /** Transactions in progress at the read, whose events it could not see (see PENDING there). */
+  /** Transactions in progress at the read, whose events it could not see (PENDING_TRANSACTIONS in the events slice). */
   pending: string[];
   /** By name (code-unit order, which is the byte order of the ASCII names flags have). */
   flags: FlagMeta[];

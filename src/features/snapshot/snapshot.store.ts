@@ -2,6 +2,7 @@ import { type Kysely, type RawBuilder, sql } from 'kysely';
 import { jsonArrayFrom } from 'kysely/helpers/postgres';
 import { transaction } from '../../platform/db/index.js';
 import type { DB } from '../../platform/db/schema.js';
+import { PENDING_TRANSACTIONS, recordedBy } from '../events/index.js';
 import {
   activeFlagStrategiesQuery,
   type RawStrategy,
@@ -43,7 +44,7 @@ export interface ConfigurationRows {
   revision: number;
   /** Event ids below the revision not (yet) seen, within GAP_WINDOW. */
   gaps: number[];
-  /** Transactions in progress at the read (see PENDING). */
+  /** Transactions in progress at the read (PENDING_TRANSACTIONS in the events slice). */
   pending: string[];
   flags: FlagRow[];
   flagEnvironments: FlagEnvironmentRow[];
@@ -58,16 +59,22 @@ export interface ConfigurationRows {
  */
 export async function anyCommitted(db: Kysely<DB>, ids: number[], pending: string[]): Promise<boolean> {
   if (ids.length === 0 && pending.length === 0) return false;
-  const { rows } = await sql<{ id: number }>`SELECT id FROM events
-    WHERE ${ids.length > 0 ? sql`id IN (${sql.join(ids)})` : sql`false`} ${ofPending(pending)} LIMIT 1`.execute(
-    db,
-  );
-  return rows.length > 0;
+  const row = await db
+    .selectFrom('events')
+    .select('id')
+    .where((eb) =>
+      eb.or([
+        ...(ids.length > 0 ? [eb('id', 'in', ids)] : []),
+        ...(pending.length > 0 ? [recordedBy(pending)] : []),
+      ]),
+    )
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
 }
 
-/** `OR` the event is of one of these transactions (text xid8s), for a WHERE on `events`. */
-const ofPending = (pending: string[]) =>
-  pending.length > 0 ? sql`OR tx = ANY(${pending}::text[]::xid8[])` : sql``;
+/** `OR` the event is of one of these transactions, for the WHERE of loadChanges. */
+const ofPending = (pending: string[]) => (pending.length > 0 ? sql`OR ${recordedBy(pending)}` : sql``);
 
 /**
  * How far back missing event ids are watched. Event ids come from a sequence when the event is
@@ -88,16 +95,6 @@ export async function latestRevision(db: Kysely<DB>): Promise<number> {
   const { rows } = await sql<{ id: number | string }>`WITH ${REVISION} SELECT id FROM rev`.execute(db);
   return Number(rows[0]?.id ?? 0);
 }
-
-/**
- * The transactions in progress when the statement's snapshot was taken, as text: their events are
- * invisible to this read, whatever ids they have or will have. The next read looks for them
- * (`tx = ANY(pending)`), so an event committed late below the revision is found however far below
- * it is (a window of ids would lose it when rolled-back transactions consumed many ids meanwhile).
- * At most one per open connection; empty on PGlite (one connection).
- */
-const PENDING = sql<string[]>`(SELECT coalesce(json_agg(x::text), '[]')
-  FROM pg_snapshot_xip(pg_current_snapshot()) AS x)`;
 
 /** The ids below the revision missing from the events, within GAP_WINDOW (see Gaps), ascending. */
 const GAPS = sql<number[]>`(SELECT coalesce(json_agg(g.id ORDER BY g.id), '[]')
@@ -170,7 +167,9 @@ export async function loadConfiguration(db: Kysely<DB>): Promise<ConfigurationRo
         gaps: number[];
         pending: string[];
       }>`WITH ${REVISION}
-        SELECT (SELECT id FROM rev) AS revision, ${GAPS} AS gaps, ${PENDING} AS pending`.execute(tx);
+        SELECT (SELECT id FROM rev) AS revision, ${GAPS} AS gaps, ${PENDING_TRANSACTIONS} AS pending`.execute(
+        tx,
+      );
       const reads = rowReads(tx);
       const read = {
         flags: await reads.flags.execute(),
@@ -249,7 +248,7 @@ export async function loadChanges(
       WHERE (id > ${since} ${missing} ${ofPending(pending)}) AND id <= (SELECT id FROM rev) LIMIT ${limit + 1}),
     changed AS (SELECT DISTINCT feature_name AS name FROM ev
       WHERE feature_name IS NOT NULL AND (SELECT count(*) FROM ev) <= ${limit})
-    SELECT (SELECT id FROM rev) AS revision, ${GAPS} AS gaps, ${PENDING} AS pending,
+    SELECT (SELECT id FROM rev) AS revision, ${GAPS} AS gaps, ${PENDING_TRANSACTIONS} AS pending,
       (SELECT coalesce(json_agg(ev), '[]') FROM ev) AS events,
       ${jsonArrayFrom(reads.flags)} AS flags,
       ${jsonArrayFrom(reads.flagEnvironments)} AS "flagEnvironments",

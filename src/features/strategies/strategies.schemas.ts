@@ -1,6 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { Nullable } from '../../platform/http/schemas.js';
-import { FlagEnvironmentParams, PayloadBody, StrategySchema } from '../shapes/index.js';
+import { FlagEnvironmentParams, PayloadBody, ProjectIdParam, StrategySchema } from '../shapes/index.js';
 import { OPERATORS } from './constraints.validate.js';
 
 export { FlagEnvironmentParams, StrategySchema };
@@ -186,7 +186,7 @@ export const StrategyListSchema = Type.Array(StrategySchema, {
 export type Strategy = Static<typeof StrategySchema>;
 
 export const BulkEnvironmentParams = Type.Object({
-  projectId: Type.String({ maxLength: 100, description: 'The project id.', examples: ['default'] }),
+  projectId: ProjectIdParam,
   environment: Type.String({
     maxLength: 100,
     description: 'The environment name.',

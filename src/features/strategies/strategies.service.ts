@@ -9,6 +9,7 @@ import { checkIfMatch } from '../../platform/http/etag.js';
 import { validationDetails } from '../../platform/http/validation.js';
 import { applyJsonPatch, PatchError, type PatchOperation } from '../../platform/json-patch.js';
 import { appendEvent } from '../events/index.js';
+import { archivedFlag } from '../flag-rows/index.js';
 import { finishDraft, type StrategyDraft } from './strategies.input.js';
 import {
   type CreateStrategyInput,
@@ -80,7 +81,7 @@ export function checkFlagEnvironment<
     );
   }
   if (forWrite && state.archived) {
-    throw invalid(`The flag "${ref.featureName}" is archived; revive it before changing it.`);
+    throw archivedFlag(ref.featureName);
   }
   return { ...state, environmentType: state.environmentType };
 }

@@ -1,6 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { Nullable } from '../../platform/http/schemas.js';
-import { TagSchema } from '../shapes/index.js';
+import { FlagNameParam, ProjectIdParam, TagSchema } from '../shapes/index.js';
 
 /** Tag type names: URL-safe, 2-50 characters (the database CHECK says the same). */
 export const TAG_TYPE_NAME_PATTERN = '^[a-zA-Z0-9_.~-]{2,50}$';
@@ -115,16 +115,16 @@ export const TagTypeParams = Type.Object({
   name: Type.String({ maxLength: 100, description: 'The tag type name.', examples: ['simple'] }),
 });
 export const FlagTagsParams = Type.Object({
-  featureName: Type.String({ maxLength: 100, description: 'The flag name.', examples: ['new-checkout'] }),
+  featureName: FlagNameParam,
 });
 export const FlagTagParams = Type.Object({
-  featureName: Type.String({ maxLength: 100, description: 'The flag name.', examples: ['new-checkout'] }),
+  featureName: FlagNameParam,
   type: Type.String({ maxLength: 100, description: 'The tag type.', examples: ['simple'] }),
   value: Type.String({ maxLength: 200, description: 'The tag value.', examples: ['team-a'] }),
 });
 
 export const ProjectTagsParams = Type.Object({
-  projectId: Type.String({ maxLength: 100, description: 'The project id.', examples: ['default'] }),
+  projectId: ProjectIdParam,
 });
 
 export const BulkTagsBody = Type.Object(

@@ -6,7 +6,7 @@ import { type ErrorDetail, invalid, notFound } from '../../platform/http/errors.
 import { checkIfMatch } from '../../platform/http/etag.js';
 import { applyJsonPatch, PatchError, type PatchOperation } from '../../platform/json-patch.js';
 import { appendEvent } from '../events/index.js';
-import { findFlagArchivedState, lockFlag } from '../flag-rows/index.js';
+import { archivedFlag, findFlagArchivedState, lockFlag } from '../flag-rows/index.js';
 import {
   type FeatureVariants,
   type PatchBodyType,
@@ -81,14 +81,12 @@ async function loadFlag(
   name: string,
   lock = true,
 ): Promise<FlagEnvironmentVariants[]> {
-  const flag = lock ? await lockFlag(tx, name) : await findFlagArchivedState(tx, name);
-  if (flag?.project !== projectId) {
-    throw notFound(`There's no feature named "${name}" in project "${projectId}".`);
-  }
-  const archived = 'archivedAt' in flag ? flag.archivedAt : flag.archived_at;
-  if (lock && archived !== null) {
-    throw invalid(`The flag "${name}" is archived; revive it before changing it.`);
-  }
+  const missing = () => notFound(`There's no feature named "${name}" in project "${projectId}".`);
+  if (lock) {
+    const flag = await lockFlag(tx, name);
+    if (flag?.project !== projectId) throw missing();
+    if (flag.archivedAt !== null) throw archivedFlag(name);
+  } else if ((await findFlagArchivedState(tx, name))?.project !== projectId) throw missing();
   return listFlagEnvironmentVariants(tx, name, projectId);
 }
 
