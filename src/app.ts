@@ -1,6 +1,7 @@
 import fastifyCookie from '@fastify/cookie';
 import fastifyRateLimit from '@fastify/rate-limit';
 import type { FastifyInstance } from 'fastify';
+import { changes } from './changes.js';
 import type { Deps } from './deps.js';
 import { apiTokenRoutes, edgeValidateRoutes, tokenResolver } from './features/access/index.js';
 import { addonRoutes } from './features/addons/index.js';
@@ -137,8 +138,8 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   await app.register(projectRoutes(deps, reads));
   await app.register(personalDashboardRoutes(deps));
   await app.register(environmentRoutes(deps));
-  await app.register(strategyRoutes(deps));
-  await app.register(segmentRoutes(deps));
+  await app.register(strategyRoutes(deps, changes));
+  await app.register(segmentRoutes(deps, changes));
   await app.register(searchRoutes(deps));
   await app.register(featureTypeRoutes(deps));
   await app.register(maintenanceRoutes(deps, reads));

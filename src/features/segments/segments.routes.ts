@@ -3,6 +3,7 @@ import type { Deps } from '../../deps.js';
 import { actor } from '../../platform/http/auth.js';
 import { routes } from '../../platform/http/routes.js';
 import { errorResponses } from '../../platform/http/schemas.js';
+import type { Applier } from '../changes/index.js';
 import {
   AdminSegmentSchema,
   SegmentIdParams,
@@ -27,7 +28,7 @@ import { strategySegmentRoutes } from './strategy-segments.routes.js';
 const tags = ['Segments'];
 const NoContent = Type.Null({ description: 'No body.' });
 
-export const segmentRoutes = (deps: Deps) =>
+export const segmentRoutes = (deps: Deps, changes: Applier) =>
   routes(async (app) => {
     app.post(
       '/api/admin/segments/validate',
@@ -173,5 +174,5 @@ export const segmentRoutes = (deps: Deps) =>
       async (request) => getSegmentStrategies(deps, request.params.id),
     );
 
-    await app.register(strategySegmentRoutes(deps));
+    await app.register(strategySegmentRoutes(deps, changes));
   });

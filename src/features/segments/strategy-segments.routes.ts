@@ -2,10 +2,11 @@ import type { Deps } from '../../deps.js';
 import { actor } from '../../platform/http/auth.js';
 import { routes } from '../../platform/http/routes.js';
 import { errorResponses } from '../../platform/http/schemas.js';
+import type { Applier } from '../changes/index.js';
 import { StrategySegmentsBody } from './strategy-segments.schemas.js';
 import { setSegmentsOfStrategy } from './strategy-segments.service.js';
 
-export const strategySegmentRoutes = (deps: Deps) =>
+export const strategySegmentRoutes = (deps: Deps, changes: Applier) =>
   routes(async (app) => {
     app.post(
       '/api/admin/segments/strategies',
@@ -25,6 +26,6 @@ export const strategySegmentRoutes = (deps: Deps) =>
         },
       },
       async (request, reply) =>
-        reply.code(201).send(await setSegmentsOfStrategy(deps, request.body, actor(request))),
+        reply.code(201).send(await setSegmentsOfStrategy(deps, changes, request.body, actor(request))),
     );
   });

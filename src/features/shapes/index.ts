@@ -2,6 +2,7 @@
  * Wire shapes several slices share (a leaf: it imports no slice). A slice that both serves a shape
  * and needs one of another slice takes it from here, so slices never import each other in a circle.
  */
+export { jsonPatchBody } from './json-patch.schemas.js';
 export {
   FlagEnvironmentParams,
   FlagNameParam,
@@ -16,4 +17,19 @@ export {
   StrategySchema,
   StrategyVariantSchema,
 } from './strategy.schemas.js';
+export {
+  ConstraintBody,
+  type ConstraintBodyInput,
+  ConstraintsBody,
+  CreateStrategyBody,
+  type CreateStrategyInput,
+  PatchBody,
+  type PatchInput,
+  SortOrderBody,
+  type SortOrderInput,
+  StrategyVariantBody,
+  type StrategyVariantInput,
+  UpdateStrategyBody,
+  type UpdateStrategyInput,
+} from './strategy-body.schemas.js';
 export { TagSchema } from './tag.schemas.js';

@@ -1,7 +1,8 @@
 import type { Deps } from '../../deps.js';
-import { type Db, singleStatement, transaction } from '../../platform/db/index.js';
+import { type Db, singleStatement } from '../../platform/db/index.js';
 import type { Principal } from '../../platform/http/auth.js';
-import { enterLiveStages, lockFlagsInOrder } from '../flag-rows/index.js';
+import type { ChangeHandlers, ChangeOf } from '../changes/index.js';
+import { enterLiveStages } from '../flag-rows/index.js';
 import { maintenanceError, refuseInMaintenance } from '../maintenance/index.js';
 import type { StrategyDraft } from './strategies.input.js';
 import {
@@ -69,54 +70,38 @@ async function defaultDraft(
 }
 
 /**
- * Turns a flag on or off in one environment. On: adds the default strategy when no enabled one
+ * Turning a flag on or off in one environment. On: adds the default strategy when no enabled one
  * exists and enters the lifecycle stages (see enterLiveStages). An unchanged state records no
  * enable/disable event.
  */
-export async function setEnvironmentEnabled(
-  deps: Deps,
-  ref: FlagEnvironmentRef,
-  enabled: boolean,
-  by: Principal,
-): Promise<void> {
+export const updateEnabledChange: ChangeHandlers['updateEnabled'] = {
   // Nearly every toggle is one statement (one round trip, no BEGIN/COMMIT); the rest (a flag
   // another writer holds or just changed, a missing flag environment row, turning on without an
-  // enabled strategy) take the general path.
-  const outcome = await singleStatement(deps.database.db, (db) =>
-    toggleInOneStatement(db, ref, enabled, by, deps.now()),
-  );
-  if (outcome.maintenance) throw maintenanceError();
-  if (!outcome.busy) {
+  // enabled strategy) take `apply`. test/change-paths.test.ts holds both equal.
+  async alone({ deps, by }, change) {
+    const ref = refOf(change);
+    const enabled = change.payload.enabled;
+    const outcome = await singleStatement(deps.database.db, (db) =>
+      toggleInOneStatement(db, ref, enabled, by, deps.now()),
+    );
+    if (outcome.maintenance) throw maintenanceError();
+    if (outcome.busy) return undefined;
     checkFlagEnvironment(ref, true, outcome.flag);
-    if (outcome.done) return;
-  }
-  await transaction(deps.database.db, async (tx) => {
+    return outcome.done ? { result: undefined } : undefined;
+  },
+  async apply(tx, change, { deps, by }) {
+    // The toggle routes leave maintenance mode to their handler (the statement above checks it).
     await refuseInMaintenance(tx);
-    await setEnabledIn(tx, deps, ref, enabled, by);
-  });
-}
+    await setEnabledIn(tx, deps, refOf(change), change.payload.enabled, by);
+    return undefined;
+  },
+};
 
-/**
- * Turns several flags of a project on or off in one environment, in one transaction: all or
- * nothing (a flag not in the project is a 404 and nothing changes). Flags are handled in name
- * order, the lock order; each records its own events, as one at a time would.
- */
-export async function setEnvironmentEnabledForMany(
-  deps: Deps,
-  projectId: string,
-  environment: string,
-  names: string[],
-  enabled: boolean,
-  by: Principal,
-): Promise<void> {
-  const ordered = [...new Set(names)].sort();
-  await transaction(deps.database.db, async (tx) => {
-    await lockFlagsInOrder(tx, ordered);
-    for (const featureName of ordered) {
-      await setEnabledIn(tx, deps, { projectId, featureName, environment }, enabled, by);
-    }
-  });
-}
+const refOf = (c: ChangeOf<'updateEnabled'>): FlagEnvironmentRef => ({
+  projectId: c.project,
+  featureName: c.feature,
+  environment: c.environment,
+});
 
 async function setEnabledIn(tx: Db, deps: Deps, ref: FlagEnvironmentRef, enabled: boolean, by: Principal) {
   const state = await lockForChange(tx, ref);

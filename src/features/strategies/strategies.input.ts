@@ -1,9 +1,9 @@
 import type { Db } from '../../platform/db/index.js';
 import { type ErrorDetail, invalid } from '../../platform/http/errors.js';
+import type { CreateStrategyInput, StrategyVariantInput } from '../shapes/index.js';
 import { normaliseVariantWeights, storedVariant, variantWeightProblems } from '../variants/index.js';
 import { constraintsProblems, storedConstraint } from './constraints.validate.js';
 import { rolloutProblems } from './rollout.validate.js';
-import type { CreateStrategyInput, StrategyVariantInput } from './strategies.schemas.js';
 import { existingSegmentIds, type StrategyRow, strategyTypeExists } from './strategies.store.js';
 
 /** A complete strategy as the caller wants it stored (after merging an update onto the old one). */

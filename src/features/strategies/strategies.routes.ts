@@ -5,30 +5,25 @@ import { invalid } from '../../platform/http/errors.js';
 import { IfMatchHeaders, withEtag } from '../../platform/http/etag.js';
 import { routes, sendEmpty } from '../../platform/http/routes.js';
 import { errorResponses } from '../../platform/http/schemas.js';
+import type { Applier } from '../changes/index.js';
+import {
+  ConstraintBody,
+  CreateStrategyBody,
+  PatchBody,
+  SortOrderBody,
+  UpdateStrategyBody,
+} from '../shapes/index.js';
 import { constraintProblems } from './constraints.validate.js';
-import { setEnvironmentEnabled, setEnvironmentEnabledForMany } from './flag-environments.service.js';
+import { againstIfMatch, patchStrategy, target } from './strategies.requests.js';
 import {
   BulkEnvironmentParams,
   BulkFlagsBody,
-  ConstraintBody,
-  CreateStrategyBody,
   FlagEnvironmentParams,
-  PatchBody,
-  SortOrderBody,
   StrategyListSchema,
   StrategyParams,
   StrategySchema,
-  UpdateStrategyBody,
 } from './strategies.schemas.js';
-import {
-  createStrategy,
-  getStrategies,
-  getStrategy,
-  patchStrategy,
-  removeStrategy,
-  setStrategySortOrder,
-  updateStrategyById,
-} from './strategies.service.js';
+import { getStrategies, getStrategy } from './strategies.service.js';
 
 const BASE = '/api/admin/projects/:projectId/features/:featureName/environments/:environment';
 const NoBody = Type.Null({ description: 'No body.' });
@@ -38,7 +33,7 @@ const ETAG =
 const IF_MATCH =
   " With `If-Match` (the strategy's ETag), a strategy that changed since it was read is refused with 412 and nothing changes.";
 
-export const strategyRoutes = (deps: Deps) =>
+export const strategyRoutes = (deps: Deps, changes: Applier) =>
   routes(async (app) => {
     app.post(
       '/api/admin/constraints/validate',
@@ -81,15 +76,17 @@ export const strategyRoutes = (deps: Deps) =>
           },
         },
         async (request, reply) => {
-          const { projectId, environment } = request.params;
-          await setEnvironmentEnabledForMany(
-            deps,
-            projectId,
+          const { projectId: project, environment } = request.params;
+          // In name order, the lock order: each flag's events as one request at a time records them.
+          const flags = [...new Set(request.body.features)].sort();
+          const list = flags.map((feature) => ({
+            action: 'updateEnabled' as const,
+            project,
+            feature,
             environment,
-            request.body.features,
-            enabled,
-            actor(request),
-          );
+            payload: { enabled },
+          }));
+          await changes.apply(deps, list, actor(request));
           return reply.code(200).send(null);
         },
       );
@@ -97,7 +94,7 @@ export const strategyRoutes = (deps: Deps) =>
       app.post(
         `${BASE}/${enabled ? 'on' : 'off'}`,
         {
-          // The toggle's statement checks maintenance mode itself (setEnvironmentEnabled).
+          // The toggle's change checks maintenance mode itself (updateEnabledChange).
           config: { permission: 'UPDATE_FEATURE_ENVIRONMENT', maintenance: 'handler' },
           schema: {
             tags,
@@ -111,7 +108,12 @@ export const strategyRoutes = (deps: Deps) =>
           },
         },
         async (request, reply) => {
-          await setEnvironmentEnabled(deps, request.params, enabled, actor(request));
+          const change = {
+            action: 'updateEnabled' as const,
+            ...target(request.params),
+            payload: { enabled },
+          };
+          await changes.apply(deps, [change], actor(request));
           return reply.code(200).send(null);
         },
       );
@@ -148,7 +150,10 @@ export const strategyRoutes = (deps: Deps) =>
           response: { 200: StrategySchema, ...errorResponses(400, 401, 403, 404, 413, 415) },
         },
       },
-      async (request) => createStrategy(deps, request.params, request.body, actor(request)),
+      async (request) => {
+        const change = { action: 'addStrategy' as const, ...target(request.params), payload: request.body };
+        return (await changes.apply(deps, [change], actor(request)))[0];
+      },
     );
 
     app.post(
@@ -166,7 +171,12 @@ export const strategyRoutes = (deps: Deps) =>
         },
       },
       async (request, reply) => {
-        await setStrategySortOrder(deps, request.params, request.body, actor(request));
+        const change = {
+          action: 'reorderStrategy' as const,
+          ...target(request.params),
+          payload: request.body,
+        };
+        await changes.apply(deps, [change], actor(request));
         return reply.code(200).send(null);
       },
     );
@@ -203,18 +213,21 @@ export const strategyRoutes = (deps: Deps) =>
           response: { 200: StrategySchema, ...errorResponses(400, 401, 403, 404, 412, 413, 415) },
         },
       },
-      async (request, reply) =>
-        withEtag(
-          reply,
-          await updateStrategyById(
-            deps,
-            request.params,
-            request.params.strategyId,
-            request.body,
-            actor(request),
-            request.headers['if-match'],
-          ),
-        ),
+      async (request, reply) => {
+        const { strategyId: id } = request.params;
+        const after = await againstIfMatch(
+          deps,
+          request.params,
+          id,
+          request.headers['if-match'],
+          async (snapshot) => {
+            const payload = { ...request.body, id, snapshot };
+            const change = { action: 'updateStrategy' as const, ...target(request.params), payload };
+            return (await changes.apply(deps, [change], actor(request)))[0];
+          },
+        );
+        return withEtag(reply, after);
+      },
     );
 
     app.patch(
@@ -237,6 +250,7 @@ export const strategyRoutes = (deps: Deps) =>
           reply,
           await patchStrategy(
             deps,
+            changes,
             request.params,
             request.params.strategyId,
             request.body,
@@ -261,13 +275,15 @@ export const strategyRoutes = (deps: Deps) =>
         },
       },
       async (request, reply) => {
-        await removeStrategy(
-          deps,
-          request.params,
-          request.params.strategyId,
-          actor(request),
-          request.headers['if-match'],
-        );
+        const { strategyId: id } = request.params;
+        await againstIfMatch(deps, request.params, id, request.headers['if-match'], async (snapshot) => {
+          const change = {
+            action: 'deleteStrategy' as const,
+            ...target(request.params),
+            payload: { id, snapshot },
+          };
+          await changes.apply(deps, [change], actor(request));
+        });
         return reply.code(200).send(null);
       },
     );

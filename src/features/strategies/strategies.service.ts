@@ -1,26 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { isDeepStrictEqual } from 'node:util';
-import { Ajv } from 'ajv';
 import type { Deps } from '../../deps.js';
-import { type Db, transaction } from '../../platform/db/index.js';
+import type { Db } from '../../platform/db/index.js';
 import type { Principal } from '../../platform/http/auth.js';
-import { invalid, invalidField, notFound } from '../../platform/http/errors.js';
-import { checkIfMatch } from '../../platform/http/etag.js';
-import { validationDetails } from '../../platform/http/validation.js';
-import { applyJsonPatch, PatchError, type PatchOperation } from '../../platform/json-patch.js';
+import { notFound } from '../../platform/http/errors.js';
 import { appendEvent } from '../events/index.js';
 import { archivedFlag } from '../flag-rows/index.js';
-import { finishDraft, type StrategyDraft } from './strategies.input.js';
+import type { StrategyDraft } from './strategies.input.js';
+import type { Strategy } from './strategies.schemas.js';
 import {
-  type CreateStrategyInput,
-  type PatchInput,
-  type SortOrderInput,
-  type Strategy,
-  UpdateStrategyBody,
-  type UpdateStrategyInput,
-} from './strategies.schemas.js';
-import {
-  deleteStrategy,
   type FlagEnvironmentState,
   findFlagEnvironment,
   findStrategy,
@@ -28,12 +15,9 @@ import {
   listStrategies,
   listStrategiesToCopy,
   lockFlagEnvironment,
-  nextSortOrder,
   type StrategyRow,
   setFlagEnvironmentEnabledRecorded,
-  setSortOrder,
   setStrategySegments,
-  updateStrategy,
 } from './strategies.store.js';
 
 export interface FlagEnvironmentRef {
@@ -98,7 +82,7 @@ export async function lockForChange(tx: Db, ref: FlagEnvironmentRef) {
   return { ...state, enabled };
 }
 
-const eventBase = (ref: FlagEnvironmentRef, by: Principal) => ({
+export const eventBase = (ref: FlagEnvironmentRef, by: Principal) => ({
   createdBy: by.name,
   createdByUserId: by.userId,
   featureName: ref.featureName,
@@ -111,7 +95,12 @@ const eventBase = (ref: FlagEnvironmentRef, by: Principal) => ({
  * left after a strategy is removed or changed is turned off (`feature-environment-disabled`), so
  * deleting or disabling the last strategy never leaves the flag on for everyone.
  */
-async function offWithoutEnabledStrategy(tx: Db, ref: FlagEnvironmentRef, enabled: boolean, by: Principal) {
+export async function offWithoutEnabledStrategy(
+  tx: Db,
+  ref: FlagEnvironmentRef,
+  enabled: boolean,
+  by: Principal,
+) {
   if (!enabled) return;
   const left = await listStrategies(tx, ref.featureName, ref.environment);
   if (left.some((s) => !s.disabled)) return;
@@ -123,7 +112,7 @@ export async function getStrategies(deps: Deps, ref: FlagEnvironmentRef): Promis
   return (await listStrategies(deps.database.db, ref.featureName, ref.environment)).map(toStrategy);
 }
 
-async function requireStrategy(db: Db, ref: FlagEnvironmentRef, id: string): Promise<StrategyRow> {
+export async function requireStrategy(db: Db, ref: FlagEnvironmentRef, id: string): Promise<StrategyRow> {
   const s = await findStrategy(db, id, ref.featureName, ref.environment);
   if (!s)
     throw notFound(
@@ -176,174 +165,4 @@ export async function copyStrategies(
     const ref = { ...to, environment: s.environment };
     await addStrategy(tx, ref, { ...s, parameters }, by);
   }
-}
-
-export async function createStrategy(
-  deps: Deps,
-  ref: FlagEnvironmentRef,
-  input: CreateStrategyInput,
-  by: Principal,
-): Promise<Strategy> {
-  return transaction(deps.database.db, async (tx) => {
-    const state = await lockForChange(tx, ref);
-    const ctx = { flag: ref.featureName, defaultStickiness: state.defaultStickiness };
-    const draft = await finishDraft(
-      tx,
-      input,
-      ctx,
-      await nextSortOrder(tx, ref.featureName, ref.environment),
-    );
-    return addStrategy(tx, ref, draft, by);
-  });
-}
-
-/** Absent properties keep their values; null title clears it, null disabled means false. */
-function merge(before: StrategyRow, input: UpdateStrategyInput): CreateStrategyInput {
-  return {
-    name: input.name ?? before.name,
-    title: input.title === undefined ? before.title : input.title,
-    disabled: input.disabled ?? (input.disabled === null ? false : before.disabled),
-    sortOrder: input.sortOrder ?? before.sortOrder,
-    parameters: input.parameters ?? before.parameters,
-    constraints: input.constraints ?? (before.constraints as CreateStrategyInput['constraints']),
-    variants: input.variants ?? (before.variants as CreateStrategyInput['variants']),
-    segments: input.segments ?? before.segments,
-  };
-}
-
-async function replaceStrategy(
-  deps: Deps,
-  ref: FlagEnvironmentRef,
-  id: string,
-  change: (before: StrategyRow) => UpdateStrategyInput,
-  by: Principal,
-  ifMatch?: string,
-): Promise<Strategy> {
-  return transaction(deps.database.db, async (tx) => {
-    const state = await lockForChange(tx, ref);
-    const before = await requireStrategy(tx, ref, id);
-    // Read after the flag's lock: of writers holding one ETag, only the first to lock passes.
-    await checkIfMatch(ifMatch, () => toStrategy(before));
-    const ctx = { flag: ref.featureName, defaultStickiness: state.defaultStickiness };
-    const draft = await finishDraft(tx, merge(before, change(before)), ctx, before.sortOrder);
-    const after: StrategyRow = { ...before, ...draft };
-    await updateStrategy(tx, after);
-    // Both lists ascending and without repeats (stored order, finishDraft): unchanged links (the
-    // usual case, a rollout or constraint change) are not rewritten.
-    if (!isDeepStrictEqual(before.segments, after.segments))
-      await setStrategySegments(tx, id, after.segments);
-    await appendEvent(tx, {
-      ...eventBase(ref, by),
-      type: 'feature-strategy-update',
-      data: toStrategy(after),
-      preData: toStrategy(before),
-    });
-    await offWithoutEnabledStrategy(tx, ref, state.enabled, by);
-    return toStrategy(after);
-  });
-}
-
-export const updateStrategyById = (
-  deps: Deps,
-  ref: FlagEnvironmentRef,
-  id: string,
-  input: UpdateStrategyInput,
-  by: Principal,
-  ifMatch?: string,
-) => replaceStrategy(deps, ref, id, () => input, by, ifMatch);
-
-const ajv = new Ajv({ allErrors: true, strict: false, verbose: true });
-const checkPatched = ajv.compile(UpdateStrategyBody);
-
-/** Applies a JSON Patch to the strategy document; the result must be a valid strategy. */
-export const patchStrategy = (
-  deps: Deps,
-  ref: FlagEnvironmentRef,
-  id: string,
-  ops: PatchInput,
-  by: Principal,
-  ifMatch?: string,
-) =>
-  replaceStrategy(
-    deps,
-    ref,
-    id,
-    (before) => {
-      let patched: unknown;
-      try {
-        patched = applyJsonPatch(toStrategy(before), ops as PatchOperation[], {
-          maxSize: deps.config.BODY_LIMIT,
-        });
-      } catch (error) {
-        if (error instanceof PatchError) throw invalidField(`/body/${error.index}`, error.message);
-        throw error;
-      }
-      if (
-        typeof patched !== 'object' ||
-        patched === null ||
-        Array.isArray(patched) ||
-        !checkPatched(patched)
-      ) {
-        const details = validationDetails(checkPatched.errors ?? [], 'body').map((d) => ({
-          ...d,
-          message: `The patched strategy is invalid: ${d.message}`,
-        }));
-        throw invalid('The patched strategy is invalid.', details.length ? details : undefined);
-      }
-      return patched as UpdateStrategyInput;
-    },
-    by,
-    ifMatch,
-  );
-
-export async function removeStrategy(
-  deps: Deps,
-  ref: FlagEnvironmentRef,
-  id: string,
-  by: Principal,
-  ifMatch?: string,
-) {
-  await transaction(deps.database.db, async (tx) => {
-    const { enabled } = await lockForChange(tx, ref);
-    const before = await requireStrategy(tx, ref, id);
-    await checkIfMatch(ifMatch, () => toStrategy(before));
-    await deleteStrategy(tx, id);
-    // Unleash records the environment's `-disabled` before the removal.
-    await offWithoutEnabledStrategy(tx, ref, enabled, by);
-    await appendEvent(tx, {
-      ...eventBase(ref, by),
-      type: 'feature-strategy-remove',
-      preData: toStrategy(before),
-    });
-  });
-}
-
-const orderOf = (list: StrategyRow[]) => list.map((s) => ({ strategyId: s.id, sortOrder: s.sortOrder }));
-
-/** Sets the sort order of the listed strategies; every id must be a strategy of this flag environment. */
-export async function setStrategySortOrder(
-  deps: Deps,
-  ref: FlagEnvironmentRef,
-  input: SortOrderInput,
-  by: Principal,
-) {
-  await transaction(deps.database.db, async (tx) => {
-    await lockForChange(tx, ref);
-    const before = await listStrategies(tx, ref.featureName, ref.environment);
-    const ids = new Set(before.map((s) => s.id));
-    const unknown = input.findIndex((o) => !ids.has(o.id));
-    if (unknown >= 0) {
-      throw notFound(
-        `Could not find strategy with id ${input[unknown]?.id} for flag "${ref.featureName}" in "${ref.environment}".`,
-      );
-    }
-    for (const { id, sortOrder } of input) await setSortOrder(tx, id, sortOrder);
-    const after = await listStrategies(tx, ref.featureName, ref.environment);
-    await appendEvent(tx, {
-      ...eventBase(ref, by),
-      type: 'strategy-order-changed',
-      data: orderOf(after),
-      preData: orderOf(before),
-    });
-  });
 }

@@ -76,13 +76,21 @@ export async function checkIfMatch(
   const tags = listedTags(ifMatch);
   if (tags === undefined || tags.includes('*')) return;
   const tag = etagOf(await current());
-  if (!tags.includes(tag)) {
-    throw new AppError(
-      'PreconditionFailedError',
-      'The resource changed since it was read (If-Match does not match its current ETag); read it again and retry.',
-    );
-  }
+  if (!tags.includes(tag)) throw preconditionFailed();
 }
+
+/** Whether an If-Match header makes a write conditional (it lists a tag other than `*`). */
+export function isConditional(ifMatch: string | string[] | undefined): boolean {
+  const tags = listedTags(ifMatch);
+  return tags !== undefined && !tags.includes('*');
+}
+
+/** The 412 of a write whose resource changed since the client read it. */
+export const preconditionFailed = () =>
+  new AppError(
+    'PreconditionFailedError',
+    'The resource changed since it was read (If-Match does not match its current ETag); read it again and retry.',
+  );
 
 /** Sets the ETag of the body about to be sent and returns the body. */
 export function withEtag<T>(reply: FastifyReply, body: T): T {

@@ -1,0 +1,11 @@
+import { type Applier, createApplier } from './features/changes/index.js';
+import { strategyChanges, updateEnabledChange } from './features/strategies/index.js';
+
+/**
+ * The one applier of configuration changes, composed of the handlers each owning slice writes
+ * (ADR 0021). The handlers hold no state (a call passes its Deps), so one applier serves every app.
+ */
+export const changes: Applier = createApplier({
+  ...strategyChanges,
+  updateEnabled: updateEnabledChange,
+});

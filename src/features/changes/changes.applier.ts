@@ -1,0 +1,132 @@
+import type { Deps } from '../../deps.js';
+import { type Db, transaction } from '../../platform/db/index.js';
+import { translateDbError } from '../../platform/db/pg-errors.js';
+import type { Principal } from '../../platform/http/auth.js';
+import { AppError, type ErrorBody } from '../../platform/http/errors.js';
+import { lockFlagsInOrder } from '../flag-rows/index.js';
+import type { ChangeResults } from './changes.results.js';
+import type { Change, ChangeAction, ChangeOf } from './changes.schemas.js';
+import { shadowEvents, shadowedEvents } from './changes.store.js';
+
+export interface ChangeContext {
+  deps: Deps;
+  by: Principal;
+}
+
+/**
+ * How one kind of change is applied, written by the slice that owns what it changes. `apply` runs
+ * in the applier's transaction: it checks the change against the current state (404, 400, 409 for
+ * a conflict with its snapshot), writes through its slice's store and records the change's events.
+ */
+export interface ChangeHandler<A extends ChangeAction> {
+  apply(tx: Db, change: ChangeOf<A>, ctx: ChangeContext): Promise<ChangeResults[A]>;
+  /**
+   * A faster way to apply this change when it is the only one of its list, outside a transaction
+   * (one statement). Answers undefined when it cannot decide alone (a busy flag, a case it does
+   * not cover); the applier then runs `apply`. A test holds both ways equal (rows and events).
+   */
+  alone?(ctx: ChangeContext, change: ChangeOf<A>): Promise<{ result: ChangeResults[A] } | undefined>;
+}
+
+/** One handler per kind: the closed set is checked by the type (app.ts composes the slices'). */
+export type ChangeHandlers = { [A in ChangeAction]: ChangeHandler<A> };
+
+type Results<L extends readonly Change[]> = { -readonly [K in keyof L]: ChangeResults[L[K]['action']] };
+
+/** An event a checked change list would record (as the event log would show it, without id and time). */
+export interface PreviewEvent {
+  type: string;
+  featureName: string | null;
+  project: string | null;
+  environment: string | null;
+  data: unknown;
+  preData: unknown;
+}
+
+/** What applying a change list would do: its events, or the error of the first change that fails. */
+export type ChangeCheck =
+  | { ok: true; events: PreviewEvent[] }
+  | { ok: false; failedChange: number; status: number; error: ErrorBody };
+
+export interface Applier {
+  /** Applies the changes in one transaction, all or nothing; their results in order. */
+  apply<const L extends readonly Change[]>(deps: Deps, changes: L, by: Principal): Promise<Results<L>>;
+  /** As apply, inside a transaction the caller holds (an import, a job that writes more). */
+  applyIn<const L extends readonly Change[]>(tx: Db, changes: L, ctx: ChangeContext): Promise<Results<L>>;
+  /** What applying would do, without applying anything: nothing is written, no event id is used. */
+  check(deps: Deps, changes: readonly Change[], by: Principal): Promise<ChangeCheck>;
+}
+
+/** The error a change list stops at, with the index of the change that raised it. */
+class FailedChange extends Error {
+  constructor(
+    readonly index: number,
+    readonly error: unknown,
+  ) {
+    super('a change failed');
+  }
+}
+
+/** Thrown to roll a checking transaction back once its events are read. */
+class CheckDone extends Error {
+  constructor(readonly events: PreviewEvent[]) {
+    super('checked');
+  }
+}
+
+export function createApplier(handlers: ChangeHandlers): Applier {
+  async function run(tx: Db, changes: readonly Change[], ctx: ChangeContext): Promise<unknown[]> {
+    // The documented lock order (lockFlag): every flag of the list, by name, before any change.
+    const flags = [...new Set(changes.map((c) => c.feature))].sort();
+    if (flags.length > 1) await lockFlagsInOrder(tx, flags);
+    const results: unknown[] = [];
+    for (const [index, change] of changes.entries()) {
+      const handler = handlers[change.action] as ChangeHandler<ChangeAction>;
+      try {
+        results.push(await handler.apply(tx, change as never, ctx));
+      } catch (error) {
+        throw new FailedChange(index, error);
+      }
+    }
+    return results;
+  }
+  const unwrap = (error: unknown) => (error instanceof FailedChange ? error.error : error);
+
+  const applyIn = async <const L extends readonly Change[]>(tx: Db, changes: L, ctx: ChangeContext) => {
+    try {
+      return (await run(tx, changes, ctx)) as unknown as Results<L>;
+    } catch (error) {
+      throw unwrap(error);
+    }
+  };
+
+  return {
+    async apply(deps, changes, by) {
+      const ctx = { deps, by };
+      const [only] = changes;
+      if (changes.length === 1 && only) {
+        const handler = handlers[only.action] as ChangeHandler<ChangeAction>;
+        const done = await handler.alone?.(ctx, only as never);
+        if (done) return [done.result] as unknown as Results<typeof changes>;
+      }
+      return transaction(deps.database.db, (tx) => applyIn(tx, changes, ctx));
+    },
+    applyIn,
+    async check(deps, changes, by) {
+      try {
+        await transaction(deps.database.db, async (tx) => {
+          await shadowEvents(tx);
+          await run(tx, changes, { deps, by });
+          throw new CheckDone(await shadowedEvents(tx));
+        });
+      } catch (error) {
+        if (error instanceof CheckDone) return { ok: true, events: error.events };
+        if (!(error instanceof FailedChange)) throw error;
+        const refused = translateDbError(error.error);
+        if (!(refused instanceof AppError)) throw error.error;
+        return { ok: false, failedChange: error.index, status: refused.status, error: refused.toBody() };
+      }
+      throw new Error('unreachable: a check always rolls back');
+    },
+  };
+}

@@ -1,0 +1,83 @@
+import { type Static, Type } from 'typebox';
+import {
+  CreateStrategyBody,
+  FlagNameParam,
+  ProjectIdParam,
+  SortOrderBody,
+  StrategySchema,
+  UpdateStrategyBody,
+} from '../shapes/index.js';
+
+/**
+ * The configuration changes, as values (ADR 0021): each member is one kind, named as Unleash names
+ * its change-request changes, and names its target in full (project, flag, environment) so a list
+ * can be stored, shown, checked and applied later by a person, a job or a rule. A change whose
+ * payload carries a `snapshot` was made against that state: applying it after the target moved is
+ * a conflict (409), never a silent overwrite.
+ */
+
+const target = {
+  project: ProjectIdParam,
+  feature: FlagNameParam,
+  environment: Type.String({
+    maxLength: 100,
+    description: 'The environment name.',
+    examples: ['production'],
+  }),
+};
+
+const StrategyId = Type.String({ maxLength: 100, description: 'The strategy id (a UUID).' });
+const Snapshot = Type.Optional(
+  Type.Unsafe<Static<typeof StrategySchema>>({
+    ...StrategySchema,
+    description: 'The strategy as the change was made against; a different current one is a conflict.',
+  }),
+);
+
+export const UpdateEnabledChange = Type.Object(
+  {
+    action: Type.Literal('updateEnabled'),
+    ...target,
+    payload: Type.Object({ enabled: Type.Boolean({ description: 'On or off.' }) }),
+  },
+  {
+    description:
+      'Turns the flag on or off in the environment (on adds the default strategy when none is enabled).',
+  },
+);
+
+export const AddStrategyChange = Type.Object(
+  { action: Type.Literal('addStrategy'), ...target, payload: CreateStrategyBody },
+  { description: 'Adds a strategy to the flag environment.' },
+);
+
+export const UpdateStrategyChange = Type.Object(
+  {
+    action: Type.Literal('updateStrategy'),
+    ...target,
+    payload: Type.Object({ id: StrategyId, ...UpdateStrategyBody.properties, snapshot: Snapshot }),
+  },
+  { description: 'Changes the properties sent of one strategy (absent keeps, null clears the title).' },
+);
+
+export const DeleteStrategyChange = Type.Object(
+  {
+    action: Type.Literal('deleteStrategy'),
+    ...target,
+    payload: Type.Object({ id: StrategyId, snapshot: Snapshot }),
+  },
+  { description: 'Removes one strategy.' },
+);
+
+export const ReorderStrategyChange = Type.Object(
+  { action: Type.Literal('reorderStrategy'), ...target, payload: SortOrderBody },
+  { description: 'Sets the sort order of the listed strategies.' },
+);
+
+export const Change = Type.Union(
+  [UpdateEnabledChange, AddStrategyChange, UpdateStrategyChange, DeleteStrategyChange, ReorderStrategyChange],
+  { description: 'One configuration change.' },
+);
+export type Change = Static<typeof Change>;
+export type ChangeAction = Change['action'];
+export type ChangeOf<A extends ChangeAction> = Extract<Change, { action: A }>;

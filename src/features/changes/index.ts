@@ -1,0 +1,25 @@
+/**
+ * Configuration changes as values and the one applier of them (a leaf: it imports no slice but the
+ * leaves; the slices write the handlers and app.ts composes them). See ADR 0021.
+ */
+export {
+  type Applier,
+  type ChangeCheck,
+  type ChangeContext,
+  type ChangeHandler,
+  type ChangeHandlers,
+  createApplier,
+  type PreviewEvent,
+} from './changes.applier.js';
+export { ChangeConflict, checkSnapshot } from './changes.errors.js';
+export type { ChangeResults } from './changes.results.js';
+export {
+  AddStrategyChange,
+  Change,
+  type ChangeAction,
+  type ChangeOf,
+  DeleteStrategyChange,
+  ReorderStrategyChange,
+  UpdateEnabledChange,
+  UpdateStrategyChange,
+} from './changes.schemas.js';
