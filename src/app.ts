@@ -124,7 +124,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   await app.register(dependencyRoutes(deps));
   await app.register(apiTokenRoutes(deps));
   await app.register(edgeValidateRoutes(deps));
-  await app.register(variantRoutes(deps));
+  await app.register(variantRoutes(deps, changes));
   await app.register(tagRoutes(deps));
   await app.register(contextRoutes(deps));
   await app.register(strategyDefinitionRoutes(deps));

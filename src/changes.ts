@@ -1,5 +1,6 @@
 import { type Applier, createApplier } from './features/changes/index.js';
 import { strategyChanges, updateEnabledChange } from './features/strategies/index.js';
+import { variantChanges } from './features/variants/index.js';
 
 /**
  * The one applier of configuration changes, composed of the handlers each owning slice writes
@@ -8,4 +9,5 @@ import { strategyChanges, updateEnabledChange } from './features/strategies/inde
 export const changes: Applier = createApplier({
   ...strategyChanges,
   updateEnabled: updateEnabledChange,
+  ...variantChanges,
 });

@@ -39,11 +39,11 @@ async function newFlags(count: number): Promise<string[]> {
 
 const at = (feature: string, environment: string) => ({ project: 'default', feature, environment });
 
-/** What the flags' configuration is: each environment's state and its strategies as stored. */
+/** What the flags' configuration is: each environment's state and variants, its strategies, as stored. */
 async function stateOf(flags: string[]) {
   return t.database.session(async (run) => ({
     environments: await run(
-      `SELECT feature_name, environment, enabled FROM feature_environments
+      `SELECT feature_name, environment, enabled, variants FROM feature_environments
        WHERE feature_name = ANY($1) ORDER BY 1, 2`,
       [flags],
     ),
@@ -94,16 +94,9 @@ function randomChange(flags: string[], strategies: StrategyRow[]): Change {
   const feature = pick(flags);
   const environment = pick(ENVIRONMENTS);
   const own = strategies.filter((s) => s.feature_name === feature && s.environment === environment);
-  const kind =
-    own.length === 0
-      ? pick(['updateEnabled', 'addStrategy'] as const)
-      : pick([
-          'updateEnabled',
-          'addStrategy',
-          'updateStrategy',
-          'deleteStrategy',
-          'reorderStrategy',
-        ] as const);
+  const always = ['updateEnabled', 'addStrategy', 'patchVariant', 'updateFlagVariants'] as const;
+  const withStrategies = ['updateStrategy', 'deleteStrategy', 'reorderStrategy'] as const;
+  const kind = pick(own.length === 0 ? always : [...always, ...withStrategies]);
   const rollout = String(Math.floor(rand() * 101));
   switch (kind) {
     case 'updateEnabled':
@@ -134,6 +127,10 @@ function randomChange(flags: string[], strategies: StrategyRow[]): Change {
       };
     case 'deleteStrategy':
       return { action: kind, ...at(feature, environment), payload: { id: pick(own).id } };
+    case 'patchVariant':
+      return { action: kind, ...at(feature, environment), payload: { variants: randomVariants() } };
+    case 'updateFlagVariants':
+      return { action: kind, project: 'default', feature, payload: { variants: randomVariants() } };
     case 'reorderStrategy':
       return {
         action: kind,
@@ -141,6 +138,20 @@ function randomChange(flags: string[], strategies: StrategyRow[]): Change {
         payload: own.map((s) => ({ id: s.id, sortOrder: Math.floor(rand() * 10) })),
       };
   }
+}
+
+/** Zero to three variants, the first sometimes with a fixed weight, some with a payload. */
+function randomVariants() {
+  const count = Math.floor(rand() * 4);
+  // A fixed weight only beside variable ones, which share what it leaves of 1000.
+  const fixFirst = count > 1 && rand() < 0.4;
+  return Array.from({ length: count }, (_, i) => ({
+    name: `v${i}`,
+    weight: i === 0 && fixFirst ? 200 : 0,
+    weightType: i === 0 && fixFirst ? ('fix' as const) : ('variable' as const),
+    stickiness: 'default',
+    ...(rand() < 0.3 && { payload: { type: 'string' as const, value: `p${i}` } }),
+  }));
 }
 
 /** A list of changes that applies, each drawn against the state the ones before it leave. */
@@ -166,7 +177,7 @@ describe('the applier of configuration changes', () => {
     const flags = await newFlags(2);
     const kinds = new Set<string>();
     let recordedInAll = 0;
-    for (let round = 0; round < 40; round++) {
+    for (let round = 0; round < 50; round++) {
       const list = await randomList(flags);
       for (const change of list) kinds.add(change.action);
       const before = await stateOf(flags);
@@ -183,9 +194,17 @@ describe('the applier of configuration changes', () => {
       expect(withIdsNumbered(recorded)).toEqual(withIdsNumbered(checked.ok && checked.events));
       recordedInAll += recorded.length;
     }
-    expect(recordedInAll).toBeGreaterThan(40);
+    expect(recordedInAll).toBeGreaterThan(50);
     expect([...kinds].sort()).toEqual(
-      ['addStrategy', 'deleteStrategy', 'reorderStrategy', 'updateEnabled', 'updateStrategy'].sort(),
+      [
+        'addStrategy',
+        'deleteStrategy',
+        'patchVariant',
+        'reorderStrategy',
+        'updateEnabled',
+        'updateFlagVariants',
+        'updateStrategy',
+      ].sort(),
     );
   });
 

@@ -1,8 +1,10 @@
 import type { Static } from 'typebox';
-import type { StrategySchema } from '../shapes/index.js';
+import type { FlagVariantSchema, StrategySchema } from '../shapes/index.js';
 import type { ChangeAction } from './changes.schemas.js';
 
 type Strategy = Static<typeof StrategySchema>;
+/** The variants of a flag (environment) as the variant routes answer them. */
+type Variants = { version: number; variants: Static<typeof FlagVariantSchema>[] };
 
 /** What applying each kind of change answers (a route sends it back). */
 export interface ChangeResults extends Record<ChangeAction, unknown> {
@@ -11,4 +13,6 @@ export interface ChangeResults extends Record<ChangeAction, unknown> {
   updateStrategy: Strategy;
   deleteStrategy: undefined;
   reorderStrategy: undefined;
+  patchVariant: Variants;
+  updateFlagVariants: Variants;
 }

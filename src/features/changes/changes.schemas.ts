@@ -2,10 +2,12 @@ import { type Static, Type } from 'typebox';
 import {
   CreateStrategyBody,
   FlagNameParam,
+  FlagVariantSchema,
   ProjectIdParam,
   SortOrderBody,
   StrategySchema,
   UpdateStrategyBody,
+  VariantsBody,
 } from '../shapes/index.js';
 
 /**
@@ -74,8 +76,44 @@ export const ReorderStrategyChange = Type.Object(
   { description: 'Sets the sort order of the listed strategies.' },
 );
 
+const VariantsSnapshot = Type.Optional(
+  Type.Array(FlagVariantSchema, {
+    description: 'The variants as the change was made against; different current ones are a conflict.',
+  }),
+);
+
+export const PatchVariantChange = Type.Object(
+  {
+    action: Type.Literal('patchVariant'),
+    ...target,
+    payload: Type.Object({ variants: VariantsBody, snapshot: VariantsSnapshot }),
+  },
+  { description: "Replaces the variants of the flag in the environment (Unleash's name)." },
+);
+
+export const UpdateFlagVariantsChange = Type.Object(
+  {
+    action: Type.Literal('updateFlagVariants'),
+    project: target.project,
+    feature: target.feature,
+    payload: Type.Object({ variants: VariantsBody, snapshot: VariantsSnapshot }),
+  },
+  {
+    description:
+      "Replaces the variants of the flag in every environment (the deprecated flag-level variants; the snapshot is the first environment's).",
+  },
+);
+
 export const Change = Type.Union(
-  [UpdateEnabledChange, AddStrategyChange, UpdateStrategyChange, DeleteStrategyChange, ReorderStrategyChange],
+  [
+    UpdateEnabledChange,
+    AddStrategyChange,
+    UpdateStrategyChange,
+    DeleteStrategyChange,
+    ReorderStrategyChange,
+    PatchVariantChange,
+    UpdateFlagVariantsChange,
+  ],
   { description: 'One configuration change.' },
 );
 export type Change = Static<typeof Change>;

@@ -12,6 +12,7 @@ export {
   type PreviewEvent,
 } from './changes.applier.js';
 export { ChangeConflict, checkSnapshot } from './changes.errors.js';
+export { againstIfMatch, recomputedOnConflict } from './changes.requests.js';
 export type { ChangeResults } from './changes.results.js';
 export {
   AddStrategyChange,
@@ -19,7 +20,9 @@ export {
   type ChangeAction,
   type ChangeOf,
   DeleteStrategyChange,
+  PatchVariantChange,
   ReorderStrategyChange,
   UpdateEnabledChange,
+  UpdateFlagVariantsChange,
   UpdateStrategyChange,
 } from './changes.schemas.js';

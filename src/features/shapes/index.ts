@@ -33,3 +33,4 @@ export {
   type UpdateStrategyInput,
 } from './strategy-body.schemas.js';
 export { TagSchema } from './tag.schemas.js';
+export { VariantInput, type VariantInputType, VariantsBody } from './variant-body.schemas.js';

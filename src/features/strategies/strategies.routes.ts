@@ -5,7 +5,7 @@ import { invalid } from '../../platform/http/errors.js';
 import { IfMatchHeaders, withEtag } from '../../platform/http/etag.js';
 import { routes, sendEmpty } from '../../platform/http/routes.js';
 import { errorResponses } from '../../platform/http/schemas.js';
-import type { Applier } from '../changes/index.js';
+import { type Applier, againstIfMatch } from '../changes/index.js';
 import {
   ConstraintBody,
   CreateStrategyBody,
@@ -14,7 +14,7 @@ import {
   UpdateStrategyBody,
 } from '../shapes/index.js';
 import { constraintProblems } from './constraints.validate.js';
-import { againstIfMatch, patchStrategy, target } from './strategies.requests.js';
+import { patchStrategy, target } from './strategies.requests.js';
 import {
   BulkEnvironmentParams,
   BulkFlagsBody,
@@ -216,10 +216,8 @@ export const strategyRoutes = (deps: Deps, changes: Applier) =>
       async (request, reply) => {
         const { strategyId: id } = request.params;
         const after = await againstIfMatch(
-          deps,
-          request.params,
-          id,
           request.headers['if-match'],
+          () => getStrategy(deps, request.params, id),
           async (snapshot) => {
             const payload = { ...request.body, id, snapshot };
             const change = { action: 'updateStrategy' as const, ...target(request.params), payload };
@@ -276,14 +274,18 @@ export const strategyRoutes = (deps: Deps, changes: Applier) =>
       },
       async (request, reply) => {
         const { strategyId: id } = request.params;
-        await againstIfMatch(deps, request.params, id, request.headers['if-match'], async (snapshot) => {
-          const change = {
-            action: 'deleteStrategy' as const,
-            ...target(request.params),
-            payload: { id, snapshot },
-          };
-          await changes.apply(deps, [change], actor(request));
-        });
+        await againstIfMatch(
+          request.headers['if-match'],
+          () => getStrategy(deps, request.params, id),
+          async (snapshot) => {
+            const change = {
+              action: 'deleteStrategy' as const,
+              ...target(request.params),
+              payload: { id, snapshot },
+            };
+            await changes.apply(deps, [change], actor(request));
+          },
+        );
         return reply.code(200).send(null);
       },
     );

@@ -1,4 +1,5 @@
 export { setFlagsEnvironmentVariants } from './variants.batch.service.js';
+export { variantChanges } from './variants.changes.js';
 export { variantRoutes } from './variants.routes.js';
 export { prepareVariants } from './variants.service.js';
 export { copyEnvironmentVariants } from './variants.store.js';

@@ -3,6 +3,13 @@ import { actor } from '../../platform/http/auth.js';
 import { IfMatchHeaders, withEtag } from '../../platform/http/etag.js';
 import { routes } from '../../platform/http/routes.js';
 import { errorResponses } from '../../platform/http/schemas.js';
+import type { Applier } from '../changes/index.js';
+import {
+  changeFlagVariants,
+  patchEnvironmentVariants,
+  pushVariants,
+  replaceEnvironmentVariants,
+} from './variants.requests.js';
 import {
   FeatureVariantsSchema,
   FlagEnvironmentParams,
@@ -11,13 +18,7 @@ import {
   PushVariantsBody,
   VariantsBody,
 } from './variants.schemas.js';
-import {
-  changeEnvironmentVariants,
-  changeFlagVariants,
-  getEnvironmentVariants,
-  getFlagVariants,
-  pushVariants,
-} from './variants.service.js';
+import { getEnvironmentVariants, getFlagVariants } from './variants.service.js';
 
 const ENV_PATH = '/api/admin/projects/:projectId/features/:featureName/environments/:environment/variants';
 const FLAG_PATH = '/api/admin/projects/:projectId/features/:featureName/variants';
@@ -26,7 +27,7 @@ const IF_MATCH =
 const WEIGHTS =
   'Weights are normalised: fixed weights are kept, variable ones share what is left of 1000 (the first variable variants in the order sent get the remainder), and the list is stored sorted by name.';
 
-export const variantRoutes = (deps: Deps) =>
+export const variantRoutes = (deps: Deps, changes: Applier) =>
   routes(async (app) => {
     const tags = ['Features'];
     const target = (p: { projectId: string; featureName: string }) => ({
@@ -73,11 +74,11 @@ export const variantRoutes = (deps: Deps) =>
       async (request, reply) =>
         withEtag(
           reply,
-          await changeEnvironmentVariants(
+          await replaceEnvironmentVariants(
             deps,
-            target(request.params),
-            request.params.environment,
-            { replace: request.body },
+            changes,
+            request.params,
+            request.body,
             actor(request),
             request.headers['if-match'],
           ),
@@ -102,11 +103,11 @@ export const variantRoutes = (deps: Deps) =>
       async (request, reply) =>
         withEtag(
           reply,
-          await changeEnvironmentVariants(
+          await patchEnvironmentVariants(
             deps,
-            target(request.params),
-            request.params.environment,
-            { patch: request.body },
+            changes,
+            request.params,
+            request.body,
             actor(request),
             request.headers['if-match'],
           ),
@@ -127,7 +128,7 @@ export const variantRoutes = (deps: Deps) =>
           response: { 200: FeatureVariantsSchema, ...errorResponses(400, 401, 403, 404, 413, 415) },
         },
       },
-      async (request) => pushVariants(deps, target(request.params), request.body, actor(request)),
+      async (request) => pushVariants(deps, changes, target(request.params), request.body, actor(request)),
     );
 
     app.get(
@@ -164,7 +165,7 @@ export const variantRoutes = (deps: Deps) =>
         },
       },
       async (request) =>
-        changeFlagVariants(deps, target(request.params), { replace: request.body }, actor(request)),
+        changeFlagVariants(deps, changes, target(request.params), { replace: request.body }, actor(request)),
     );
 
     app.patch(
@@ -183,6 +184,6 @@ export const variantRoutes = (deps: Deps) =>
         },
       },
       async (request) =>
-        changeFlagVariants(deps, target(request.params), { patch: request.body }, actor(request)),
+        changeFlagVariants(deps, changes, target(request.params), { patch: request.body }, actor(request)),
     );
   });

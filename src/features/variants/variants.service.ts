@@ -1,9 +1,8 @@
 import { Value } from 'typebox/value';
 import type { Deps } from '../../deps.js';
-import { type Db, transaction } from '../../platform/db/index.js';
+import type { Db } from '../../platform/db/index.js';
 import type { Principal } from '../../platform/http/auth.js';
 import { type ErrorDetail, invalid, notFound } from '../../platform/http/errors.js';
-import { checkIfMatch } from '../../platform/http/etag.js';
 import { applyJsonPatch, PatchError, type PatchOperation } from '../../platform/json-patch.js';
 import { appendEvent } from '../events/index.js';
 import { archivedFlag, findFlagArchivedState, lockFlag } from '../flag-rows/index.js';
@@ -50,7 +49,11 @@ export function prepareVariants(input: VariantInputType[], path = '/body'): Stor
  * Applies the patch, then validates the resulting list as a PUT body would be; the patch may insert
  * at most `bodyLimit` (BODY_LIMIT) of JSON, what a PUT of the list could carry.
  */
-function patchVariants(current: StoredVariant[], patch: PatchBodyType, bodyLimit: number): StoredVariant[] {
+export function patchVariants(
+  current: StoredVariant[],
+  patch: PatchBodyType,
+  bodyLimit: number,
+): StoredVariant[] {
   let result: unknown;
   try {
     result = applyJsonPatch(current, patch as PatchOperation[], { maxSize: bodyLimit });
@@ -75,7 +78,7 @@ function patchVariants(current: StoredVariant[], patch: PatchBodyType, bodyLimit
  * The flag's variants per environment; `lock` (writes) locks the flag's row first (the lock order)
  * and refuses an archived flag with 400, as strategy writes do.
  */
-async function loadFlag(
+export async function loadFlag(
   tx: Db,
   projectId: string,
   name: string,
@@ -90,7 +93,11 @@ async function loadFlag(
   return listFlagEnvironmentVariants(tx, name, projectId);
 }
 
-function pick(envs: FlagEnvironmentVariants[], name: string, environment: string): FlagEnvironmentVariants {
+export function pick(
+  envs: FlagEnvironmentVariants[],
+  name: string,
+  environment: string,
+): FlagEnvironmentVariants {
   const env = envs.find((e) => e.environment === environment);
   if (!env)
     throw notFound(
@@ -99,9 +106,9 @@ function pick(envs: FlagEnvironmentVariants[], name: string, environment: string
   return env;
 }
 
-const response = (variants: StoredVariant[]): FeatureVariants => ({ version: 1, variants });
+export const response = (variants: StoredVariant[]): FeatureVariants => ({ version: 1, variants });
 
-interface Target {
+export interface Target {
   projectId: string;
   featureName: string;
 }
@@ -111,30 +118,8 @@ export async function getEnvironmentVariants(deps: Deps, t: Target, environment:
   return response(pick(envs, t.featureName, environment).variants);
 }
 
-/** Replaces (PUT) or patches (PATCH) the variants of one flag environment. */
-export async function changeEnvironmentVariants(
-  deps: Deps,
-  t: Target,
-  environment: string,
-  change: { replace: VariantInputType[] } | { patch: PatchBodyType },
-  by: Principal,
-  ifMatch?: string,
-) {
-  return transaction(deps.database.db, async (tx) => {
-    const env = pick(await loadFlag(tx, t.projectId, t.featureName), t.featureName, environment);
-    // Read after the flag's lock: of writers holding one ETag, only the first to lock passes.
-    await checkIfMatch(ifMatch, () => response(env.variants));
-    const next =
-      'replace' in change
-        ? prepareVariants(change.replace)
-        : patchVariants(env.variants, change.patch, deps.config.BODY_LIMIT);
-    await writeEnvironments(tx, t, [env], next, by);
-    return response(next);
-  });
-}
-
 /** One `feature-environment-variants-updated` per environment, as Unleash records it. */
-async function writeEnvironments(
+export async function writeEnvironments(
   tx: Db,
   t: Target,
   envs: FlagEnvironmentVariants[],
@@ -161,61 +146,8 @@ async function writeEnvironments(
   }
 }
 
-/** `variants-batch`: the same variants into each listed environment of the flag. */
-export async function pushVariants(
-  deps: Deps,
-  t: Target,
-  input: { variants?: VariantInputType[]; environments?: string[] },
-  by: Principal,
-) {
-  const next = prepareVariants(input.variants ?? [], '/body/variants');
-  return transaction(deps.database.db, async (tx) => {
-    const envs = await loadFlag(tx, t.projectId, t.featureName);
-    const targets = [...new Set(input.environments ?? [])].map((e) => pick(envs, t.featureName, e));
-    await writeEnvironments(tx, t, targets, next, by);
-    return response(next);
-  });
-}
-
 /** Deprecated flag-level variants: read from the first environment of the flag. */
 export async function getFlagVariants(deps: Deps, t: Target) {
   const envs = await loadFlag(deps.database.db, t.projectId, t.featureName, false);
   return response(envs[0]?.variants ?? []);
-}
-
-/**
- * Deprecated flag-level PUT/PATCH: the result is written to every environment of the flag (as
- * Unleash does) and recorded once as `feature-variants-updated`. A patch applies to the variants of
- * the first environment, which is what the flag-level GET shows.
- */
-export async function changeFlagVariants(
-  deps: Deps,
-  t: Target,
-  change: { replace: VariantInputType[] } | { patch: PatchBodyType },
-  by: Principal,
-) {
-  return transaction(deps.database.db, async (tx) => {
-    const envs = await loadFlag(tx, t.projectId, t.featureName);
-    const before = envs[0]?.variants ?? [];
-    const next =
-      'replace' in change
-        ? prepareVariants(change.replace)
-        : patchVariants(before, change.patch, deps.config.BODY_LIMIT);
-    await saveVariants(
-      tx,
-      t.featureName,
-      envs.map((e) => e.environment),
-      next,
-    );
-    await appendEvent(tx, {
-      type: 'feature-variants-updated',
-      createdBy: by.name,
-      createdByUserId: by.userId,
-      featureName: t.featureName,
-      project: t.projectId,
-      data: { variants: next },
-      preData: { variants: before },
-    });
-    return response(next);
-  });
 }
