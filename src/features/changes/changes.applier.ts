@@ -123,7 +123,8 @@ export function createApplier(handlers: ChangeHandlers): Applier {
         if (error instanceof CheckDone) return { ok: true, events: error.events };
         if (!(error instanceof FailedChange)) throw error;
         const refused = translateDbError(error.error);
-        if (!(refused instanceof AppError)) throw error.error;
+        // Only what the change itself causes is its outcome: a database that is away is not.
+        if (!(refused instanceof AppError) || refused.status >= 500) throw refused;
         return { ok: false, failedChange: error.index, status: refused.status, error: refused.toBody() };
       }
       throw new Error('unreachable: a check always rolls back');

@@ -82,12 +82,10 @@ const VariantsSnapshot = Type.Optional(
   }),
 );
 
+const VariantsPayload = Type.Object({ variants: VariantsBody, snapshot: VariantsSnapshot });
+
 export const PatchVariantChange = Type.Object(
-  {
-    action: Type.Literal('patchVariant'),
-    ...target,
-    payload: Type.Object({ variants: VariantsBody, snapshot: VariantsSnapshot }),
-  },
+  { action: Type.Literal('patchVariant'), ...target, payload: VariantsPayload },
   { description: "Replaces the variants of the flag in the environment (Unleash's name)." },
 );
 
@@ -96,7 +94,7 @@ export const UpdateFlagVariantsChange = Type.Object(
     action: Type.Literal('updateFlagVariants'),
     project: target.project,
     feature: target.feature,
-    payload: Type.Object({ variants: VariantsBody, snapshot: VariantsSnapshot }),
+    payload: VariantsPayload,
   },
   {
     description:

@@ -26,3 +26,4 @@ export {
   UpdateFlagVariantsChange,
   UpdateStrategyChange,
 } from './changes.schemas.js';
+export { changeTarget, type FlagEnvironmentPath, pathOf } from './changes.target.js';

@@ -1,7 +1,7 @@
 import type { Deps } from '../../deps.js';
 import { type Db, singleStatement } from '../../platform/db/index.js';
 import type { Principal } from '../../platform/http/auth.js';
-import type { ChangeHandlers, ChangeOf } from '../changes/index.js';
+import { type ChangeHandlers, pathOf } from '../changes/index.js';
 import { enterLiveStages } from '../flag-rows/index.js';
 import { maintenanceError, refuseInMaintenance } from '../maintenance/index.js';
 import type { StrategyDraft } from './strategies.input.js';
@@ -77,9 +77,9 @@ async function defaultDraft(
 export const updateEnabledChange: ChangeHandlers['updateEnabled'] = {
   // Nearly every toggle is one statement (one round trip, no BEGIN/COMMIT); the rest (a flag
   // another writer holds or just changed, a missing flag environment row, turning on without an
-  // enabled strategy) take `apply`. test/change-paths.test.ts holds both equal.
+  // enabled strategy) take `apply`. test/changes.test.ts holds both equal.
   async alone({ deps, by }, change) {
-    const ref = refOf(change);
+    const ref = pathOf(change);
     const enabled = change.payload.enabled;
     const outcome = await singleStatement(deps.database.db, (db) =>
       toggleInOneStatement(db, ref, enabled, by, deps.now()),
@@ -92,16 +92,10 @@ export const updateEnabledChange: ChangeHandlers['updateEnabled'] = {
   async apply(tx, change, { deps, by }) {
     // The toggle routes leave maintenance mode to their handler (the statement above checks it).
     await refuseInMaintenance(tx);
-    await setEnabledIn(tx, deps, refOf(change), change.payload.enabled, by);
+    await setEnabledIn(tx, deps, pathOf(change), change.payload.enabled, by);
     return undefined;
   },
 };
-
-const refOf = (c: ChangeOf<'updateEnabled'>): FlagEnvironmentRef => ({
-  projectId: c.project,
-  featureName: c.feature,
-  environment: c.environment,
-});
 
 async function setEnabledIn(tx: Db, deps: Deps, ref: FlagEnvironmentRef, enabled: boolean, by: Principal) {
   const state = await lockForChange(tx, ref);

@@ -1,7 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { Db } from '../../platform/db/index.js';
 import { notFound } from '../../platform/http/errors.js';
-import { type ChangeHandlers, type ChangeOf, checkSnapshot } from '../changes/index.js';
+import { type ChangeHandlers, type ChangeOf, checkSnapshot, pathOf } from '../changes/index.js';
 import { appendEvent } from '../events/index.js';
 import type { CreateStrategyInput, UpdateStrategyInput } from '../shapes/index.js';
 import { finishDraft } from './strategies.input.js';
@@ -32,12 +32,6 @@ import {
 
 type StrategyChange = ChangeOf<'addStrategy' | 'updateStrategy' | 'deleteStrategy' | 'reorderStrategy'>;
 
-const refOf = (c: StrategyChange): FlagEnvironmentRef => ({
-  projectId: c.project,
-  featureName: c.feature,
-  environment: c.environment,
-});
-
 /** Absent properties keep their values; null title clears it, null disabled means false. */
 function merge(before: StrategyRow, input: UpdateStrategyInput): CreateStrategyInput {
   return {
@@ -53,7 +47,7 @@ function merge(before: StrategyRow, input: UpdateStrategyInput): CreateStrategyI
 }
 
 async function locked(tx: Db, change: StrategyChange) {
-  const ref = refOf(change);
+  const ref = pathOf(change);
   return { ref, state: await lockForChange(tx, ref) };
 }
 

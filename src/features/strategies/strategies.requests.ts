@@ -4,7 +4,7 @@ import type { Principal } from '../../platform/http/auth.js';
 import { invalid, invalidField } from '../../platform/http/errors.js';
 import { validationDetails } from '../../platform/http/validation.js';
 import { applyJsonPatch, PatchError, type PatchOperation } from '../../platform/json-patch.js';
-import { type Applier, recomputedOnConflict } from '../changes/index.js';
+import { type Applier, changeTarget, recomputedOnConflict } from '../changes/index.js';
 import { type PatchInput, UpdateStrategyBody, type UpdateStrategyInput } from '../shapes/index.js';
 import type { Strategy } from './strategies.schemas.js';
 import { type FlagEnvironmentRef, getStrategy } from './strategies.service.js';
@@ -13,12 +13,6 @@ import { type FlagEnvironmentRef, getStrategy } from './strategies.service.js';
  * How the strategy routes' requests become changes when they depend on the strategy as it is
  * (see changes.requests.ts for If-Match and JSON Patch).
  */
-
-export const target = (ref: FlagEnvironmentRef) => ({
-  project: ref.projectId,
-  feature: ref.featureName,
-  environment: ref.environment,
-});
 
 const ajv = new Ajv({ allErrors: true, strict: false, verbose: true });
 const checkPatched = ajv.compile(UpdateStrategyBody);
@@ -62,7 +56,11 @@ export const patchStrategy = (
     () => getStrategy(deps, ref, id),
     async (before) => {
       const payload = { ...patched(before, ops, deps.config.BODY_LIMIT), id, snapshot: before };
-      const [after] = await changes.apply(deps, [{ action: 'updateStrategy', ...target(ref), payload }], by);
+      const [after] = await changes.apply(
+        deps,
+        [{ action: 'updateStrategy', ...changeTarget(ref), payload }],
+        by,
+      );
       return after;
     },
   );

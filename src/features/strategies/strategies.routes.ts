@@ -5,7 +5,7 @@ import { invalid } from '../../platform/http/errors.js';
 import { IfMatchHeaders, withEtag } from '../../platform/http/etag.js';
 import { routes, sendEmpty } from '../../platform/http/routes.js';
 import { errorResponses } from '../../platform/http/schemas.js';
-import { type Applier, againstIfMatch } from '../changes/index.js';
+import { type Applier, againstIfMatch, changeTarget } from '../changes/index.js';
 import {
   ConstraintBody,
   CreateStrategyBody,
@@ -14,7 +14,7 @@ import {
   UpdateStrategyBody,
 } from '../shapes/index.js';
 import { constraintProblems } from './constraints.validate.js';
-import { patchStrategy, target } from './strategies.requests.js';
+import { patchStrategy } from './strategies.requests.js';
 import {
   BulkEnvironmentParams,
   BulkFlagsBody,
@@ -110,7 +110,7 @@ export const strategyRoutes = (deps: Deps, changes: Applier) =>
         async (request, reply) => {
           const change = {
             action: 'updateEnabled' as const,
-            ...target(request.params),
+            ...changeTarget(request.params),
             payload: { enabled },
           };
           await changes.apply(deps, [change], actor(request));
@@ -151,7 +151,11 @@ export const strategyRoutes = (deps: Deps, changes: Applier) =>
         },
       },
       async (request) => {
-        const change = { action: 'addStrategy' as const, ...target(request.params), payload: request.body };
+        const change = {
+          action: 'addStrategy' as const,
+          ...changeTarget(request.params),
+          payload: request.body,
+        };
         return (await changes.apply(deps, [change], actor(request)))[0];
       },
     );
@@ -173,7 +177,7 @@ export const strategyRoutes = (deps: Deps, changes: Applier) =>
       async (request, reply) => {
         const change = {
           action: 'reorderStrategy' as const,
-          ...target(request.params),
+          ...changeTarget(request.params),
           payload: request.body,
         };
         await changes.apply(deps, [change], actor(request));
@@ -220,7 +224,7 @@ export const strategyRoutes = (deps: Deps, changes: Applier) =>
           () => getStrategy(deps, request.params, id),
           async (snapshot) => {
             const payload = { ...request.body, id, snapshot };
-            const change = { action: 'updateStrategy' as const, ...target(request.params), payload };
+            const change = { action: 'updateStrategy' as const, ...changeTarget(request.params), payload };
             return (await changes.apply(deps, [change], actor(request)))[0];
           },
         );
@@ -280,7 +284,7 @@ export const strategyRoutes = (deps: Deps, changes: Applier) =>
           async (snapshot) => {
             const change = {
               action: 'deleteStrategy' as const,
-              ...target(request.params),
+              ...changeTarget(request.params),
               payload: { id, snapshot },
             };
             await changes.apply(deps, [change], actor(request));

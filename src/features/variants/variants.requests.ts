@@ -1,6 +1,12 @@
 import type { Deps } from '../../deps.js';
 import type { Principal } from '../../platform/http/auth.js';
-import { type Applier, againstIfMatch, recomputedOnConflict } from '../changes/index.js';
+import {
+  type Applier,
+  againstIfMatch,
+  changeTarget,
+  type FlagEnvironmentPath,
+  recomputedOnConflict,
+} from '../changes/index.js';
 import type { PatchBodyType, StoredVariant, VariantInputType } from './variants.schemas.js';
 import {
   getEnvironmentVariants,
@@ -21,20 +27,10 @@ import {
 /** Variants as stored came out of prepareVariants, so they are a valid body (weightType typed wider). */
 const asInput = (variants: StoredVariant[]) => variants as VariantInputType[];
 
-interface EnvironmentTarget extends Target {
-  environment: string;
-}
-
-const at = (t: EnvironmentTarget) => ({
-  project: t.projectId,
-  feature: t.featureName,
-  environment: t.environment,
-});
-
 export const replaceEnvironmentVariants = (
   deps: Deps,
   changes: Applier,
-  t: EnvironmentTarget,
+  t: FlagEnvironmentPath,
   variants: VariantInputType[],
   by: Principal,
   ifMatch: string | undefined,
@@ -44,7 +40,11 @@ export const replaceEnvironmentVariants = (
     () => getEnvironmentVariants(deps, t, t.environment),
     async (snapshot) => {
       const payload = { variants, snapshot: snapshot?.variants };
-      const [after] = await changes.apply(deps, [{ action: 'patchVariant', ...at(t), payload }], by);
+      const [after] = await changes.apply(
+        deps,
+        [{ action: 'patchVariant', ...changeTarget(t), payload }],
+        by,
+      );
       return after;
     },
   );
@@ -52,7 +52,7 @@ export const replaceEnvironmentVariants = (
 export const patchEnvironmentVariants = (
   deps: Deps,
   changes: Applier,
-  t: EnvironmentTarget,
+  t: FlagEnvironmentPath,
   patch: PatchBodyType,
   by: Principal,
   ifMatch: string | undefined,
@@ -63,7 +63,11 @@ export const patchEnvironmentVariants = (
     async (current) => {
       const variants = asInput(patchVariants(current.variants, patch, deps.config.BODY_LIMIT));
       const payload = { variants, snapshot: current.variants };
-      const [after] = await changes.apply(deps, [{ action: 'patchVariant', ...at(t), payload }], by);
+      const [after] = await changes.apply(
+        deps,
+        [{ action: 'patchVariant', ...changeTarget(t), payload }],
+        by,
+      );
       return after;
     },
   );
@@ -84,36 +88,40 @@ export async function pushVariants(
   if (environments.length === 0) await loadFlag(deps.database.db, t.projectId, t.featureName);
   const list = environments.map((environment) => ({
     action: 'patchVariant' as const,
-    ...at({ ...t, environment }),
+    ...changeTarget({ ...t, environment }),
     payload: { variants },
   }));
   await changes.apply(deps, list, by);
   return response(prepared);
 }
 
-/** The deprecated flag-level PUT (replace) and PATCH (patch of the first environment's variants). */
-export const changeFlagVariants = (
+/**
+ * The deprecated flag-level PUT (replace) and PATCH (a patch of the first environment's variants,
+ * made against them).
+ */
+export async function changeFlagVariants(
   deps: Deps,
   changes: Applier,
   t: Target,
   change: { replace: VariantInputType[] } | { patch: PatchBodyType },
   by: Principal,
-) =>
-  recomputedOnConflict(
+) {
+  const write = async (variants: VariantInputType[], snapshot?: StoredVariant[]) => {
+    const action = 'updateFlagVariants' as const;
+    const payload = { variants, snapshot };
+    const [after] = await changes.apply(
+      deps,
+      [{ action, project: t.projectId, feature: t.featureName, payload }],
+      by,
+    );
+    return after;
+  };
+  if ('replace' in change) return write(change.replace);
+  const { patch } = change;
+  return recomputedOnConflict(
     undefined,
     () => getFlagVariants(deps, t),
-    async (current) => {
-      const replace = 'replace' in change;
-      const variants = replace
-        ? change.replace
-        : asInput(patchVariants(current.variants, change.patch, deps.config.BODY_LIMIT));
-      const payload = { variants, snapshot: replace ? undefined : current.variants };
-      const action = 'updateFlagVariants' as const;
-      const [after] = await changes.apply(
-        deps,
-        [{ action, project: t.projectId, feature: t.featureName, payload }],
-        by,
-      );
-      return after;
-    },
+    (current) =>
+      write(asInput(patchVariants(current.variants, patch, deps.config.BODY_LIMIT)), current.variants),
   );
+}
