@@ -9,7 +9,6 @@ import type { Strategy } from './strategies.schemas.js';
 import {
   addStrategy,
   eventBase,
-  type FlagEnvironmentRef,
   lockForChange,
   offWithoutEnabledStrategy,
   requireStrategy,
