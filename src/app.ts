@@ -121,7 +121,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
 
   // Slices: one line each.
   await app.register(flagRoutes(deps, reads));
-  await app.register(dependencyRoutes(deps));
+  await app.register(dependencyRoutes(deps, changes));
   await app.register(apiTokenRoutes(deps));
   await app.register(edgeValidateRoutes(deps));
   await app.register(variantRoutes(deps, changes));

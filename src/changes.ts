@@ -1,4 +1,5 @@
 import { type Applier, createApplier } from './features/changes/index.js';
+import { dependencyChanges } from './features/dependencies/index.js';
 import { strategyChanges, updateEnabledChange } from './features/strategies/index.js';
 import { variantChanges } from './features/variants/index.js';
 
@@ -10,4 +11,5 @@ export const changes: Applier = createApplier({
   ...strategyChanges,
   updateEnabled: updateEnabledChange,
   ...variantChanges,
+  ...dependencyChanges,
 });

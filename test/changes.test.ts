@@ -39,7 +39,7 @@ async function newFlags(count: number): Promise<string[]> {
 
 const at = (feature: string, environment: string) => ({ project: 'default', feature, environment });
 
-/** What the flags' configuration is: each environment's state and variants, its strategies, as stored. */
+/** What the flags' configuration is: environments' state and variants, strategies, dependencies, archived. */
 async function stateOf(flags: string[]) {
   return t.database.session(async (run) => ({
     environments: await run(
@@ -51,6 +51,15 @@ async function stateOf(flags: string[]) {
       `SELECT id, feature_name, environment, strategy_name, title, disabled, sort_order, parameters,
          constraints, variants FROM feature_strategies WHERE feature_name = ANY($1)
        ORDER BY feature_name, environment, sort_order, created_at, id`,
+      [flags],
+    ),
+    dependencies: await run(
+      `SELECT child, parent, enabled, variants FROM feature_dependencies
+       WHERE child = ANY($1) ORDER BY child, parent`,
+      [flags],
+    ),
+    archived: await run(
+      `SELECT name, archived_at IS NOT NULL AS archived FROM features WHERE name = ANY($1) ORDER BY name`,
       [flags],
     ),
   }));
@@ -89,12 +98,22 @@ function withIdsNumbered(value: unknown): unknown {
 
 type StrategyRow = { id: string; feature_name: string; environment: string };
 
-/** A change of a random kind that applies to the flags as they are. */
-function randomChange(flags: string[], strategies: StrategyRow[]): Change {
+/**
+ * A change of a random kind that applies to the flags as they are. Dependencies go to `parent`,
+ * a flag of its own that no change lists as a child, so any such change applies.
+ */
+function randomChange(flags: string[], parent: string, strategies: StrategyRow[]): Change {
   const feature = pick(flags);
   const environment = pick(ENVIRONMENTS);
   const own = strategies.filter((s) => s.feature_name === feature && s.environment === environment);
-  const always = ['updateEnabled', 'addStrategy', 'patchVariant', 'updateFlagVariants'] as const;
+  const always = [
+    'updateEnabled',
+    'addStrategy',
+    'patchVariant',
+    'updateFlagVariants',
+    'addDependency',
+    'deleteDependency',
+  ] as const;
   const withStrategies = ['updateStrategy', 'deleteStrategy', 'reorderStrategy'] as const;
   const kind = pick(own.length === 0 ? always : [...always, ...withStrategies]);
   const rollout = String(Math.floor(rand() * 101));
@@ -131,6 +150,22 @@ function randomChange(flags: string[], strategies: StrategyRow[]): Change {
       return { action: kind, ...at(feature, environment), payload: { variants: randomVariants() } };
     case 'updateFlagVariants':
       return { action: kind, project: 'default', feature, payload: { variants: randomVariants() } };
+    case 'addDependency': {
+      const enabled = rand() < 0.7;
+      return {
+        action: kind,
+        project: 'default',
+        feature,
+        payload: { feature: parent, enabled, ...(enabled && rand() < 0.4 && { variants: ['v0'] }) },
+      };
+    }
+    case 'deleteDependency':
+      return {
+        action: kind,
+        project: 'default',
+        feature,
+        ...(rand() < 0.5 && { payload: { feature: parent } }),
+      };
     case 'reorderStrategy':
       return {
         action: kind,
@@ -155,12 +190,12 @@ function randomVariants() {
 }
 
 /** A list of changes that applies, each drawn against the state the ones before it leave. */
-async function randomList(flags: string[]): Promise<Change[]> {
+async function randomList(flags: string[], parent: string): Promise<Change[]> {
   const strategies = (await stateOf(flags)).strategies as StrategyRow[];
   const list: Change[] = [];
   const size = 1 + Math.floor(rand() * 4);
   for (let i = 0; i < size; i++) {
-    const change = randomChange(flags, strategies);
+    const change = randomChange(flags, parent, strategies);
     // Later changes in the list only target strategies that exist before it is applied and that
     // an earlier change of the list does not delete.
     if (change.action === 'deleteStrategy') {
@@ -174,11 +209,11 @@ async function randomList(flags: string[]): Promise<Change[]> {
 
 describe('the applier of configuration changes', () => {
   it('a check records nothing and uses no event id, and applying records exactly the events it listed (every kind)', async () => {
-    const flags = await newFlags(2);
+    const [parent, ...flags] = (await newFlags(3)) as [string, ...string[]];
     const kinds = new Set<string>();
     let recordedInAll = 0;
     for (let round = 0; round < 50; round++) {
-      const list = await randomList(flags);
+      const list = await randomList(flags, parent);
       for (const change of list) kinds.add(change.action);
       const before = await stateOf(flags);
       const next = await eventSequence();
@@ -197,7 +232,9 @@ describe('the applier of configuration changes', () => {
     expect(recordedInAll).toBeGreaterThan(50);
     expect([...kinds].sort()).toEqual(
       [
+        'addDependency',
         'addStrategy',
+        'deleteDependency',
         'deleteStrategy',
         'patchVariant',
         'reorderStrategy',

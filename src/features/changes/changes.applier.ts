@@ -26,6 +26,8 @@ export interface ChangeHandler<A extends ChangeAction> {
    * not cover); the applier then runs `apply`. A test holds both ways equal (rows and events).
    */
   alone?(ctx: ChangeContext, change: ChangeOf<A>): Promise<{ result: ChangeResults[A] } | undefined>;
+  /** Flags besides its target the change reads and must hold still (a dependency's parent). */
+  alsoLocks?(change: ChangeOf<A>): string[];
 }
 
 /** One handler per kind: the closed set is checked by the type (app.ts composes the slices'). */
@@ -77,13 +79,14 @@ class CheckDone extends Error {
 export function createApplier(handlers: ChangeHandlers): Applier {
   async function run(tx: Db, changes: readonly Change[], ctx: ChangeContext): Promise<unknown[]> {
     // The documented lock order (lockFlag): every flag of the list, by name, before any change.
-    const flags = [...new Set(changes.map((c) => c.feature))].sort();
+    const handlerOf = (change: Change) => handlers[change.action] as ChangeHandler<ChangeAction>;
+    const locked = changes.flatMap((c) => [c.feature, ...(handlerOf(c).alsoLocks?.(c as never) ?? [])]);
+    const flags = [...new Set(locked)].sort();
     if (flags.length > 1) await lockFlagsInOrder(tx, flags);
     const results: unknown[] = [];
     for (const [index, change] of changes.entries()) {
-      const handler = handlers[change.action] as ChangeHandler<ChangeAction>;
       try {
-        results.push(await handler.apply(tx, change as never, ctx));
+        results.push(await handlerOf(change).apply(tx, change as never, ctx));
       } catch (error) {
         throw new FailedChange(index, error);
       }

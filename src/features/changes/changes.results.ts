@@ -15,4 +15,6 @@ export interface ChangeResults extends Record<ChangeAction, unknown> {
   reorderStrategy: undefined;
   patchVariant: Variants;
   updateFlagVariants: Variants;
+  addDependency: undefined;
+  deleteDependency: undefined;
 }

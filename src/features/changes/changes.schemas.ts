@@ -1,5 +1,6 @@
 import { type Static, Type } from 'typebox';
 import {
+  CreateDependencyBody,
   CreateStrategyBody,
   FlagNameParam,
   FlagVariantSchema,
@@ -27,6 +28,9 @@ const target = {
     examples: ['production'],
   }),
 };
+
+/** A change of the flag itself, not of one environment. */
+const flagTarget = { project: target.project, feature: target.feature };
 
 const StrategyId = Type.String({ maxLength: 100, description: 'The strategy id (a UUID).' });
 const Snapshot = Type.Optional(
@@ -92,14 +96,33 @@ export const PatchVariantChange = Type.Object(
 export const UpdateFlagVariantsChange = Type.Object(
   {
     action: Type.Literal('updateFlagVariants'),
-    project: target.project,
-    feature: target.feature,
+    ...flagTarget,
     payload: VariantsPayload,
   },
   {
     description:
       "Replaces the variants of the flag in every environment (the deprecated flag-level variants; the snapshot is the first environment's).",
   },
+);
+
+export const AddDependencyChange = Type.Object(
+  { action: Type.Literal('addDependency'), ...flagTarget, payload: CreateDependencyBody },
+  { description: 'Makes the flag depend on a parent flag of its project, or changes that dependency.' },
+);
+
+export const DeleteDependencyChange = Type.Object(
+  {
+    action: Type.Literal('deleteDependency'),
+    ...flagTarget,
+    payload: Type.Optional(
+      Type.Object({
+        feature: Type.Optional(
+          Type.String({ maxLength: 100, description: 'The parent; absent: every parent of the flag.' }),
+        ),
+      }),
+    ),
+  },
+  { description: "Removes the flag's dependency on one parent, or on all (Unleash sends no payload)." },
 );
 
 export const Change = Type.Union(
@@ -111,6 +134,8 @@ export const Change = Type.Union(
     ReorderStrategyChange,
     PatchVariantChange,
     UpdateFlagVariantsChange,
+    AddDependencyChange,
+    DeleteDependencyChange,
   ],
   { description: 'One configuration change.' },
 );

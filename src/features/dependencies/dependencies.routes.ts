@@ -4,30 +4,24 @@ import type { Deps } from '../../deps.js';
 import { actor } from '../../platform/http/auth.js';
 import { routes } from '../../platform/http/routes.js';
 import { errorResponses } from '../../platform/http/schemas.js';
-import { ProjectParams } from '../shapes/index.js';
+import type { Applier } from '../changes/index.js';
+import { CreateDependencyBody, ProjectParams } from '../shapes/index.js';
 import {
   ChildParams,
-  CreateDependencyBody,
   DependenciesExistSchema,
   DependencyParams,
   ParentOptionsSchema,
   ParentParams,
   ParentVariantsSchema,
 } from './dependencies.schemas.js';
-import {
-  addDependency,
-  dependenciesExist,
-  listParentOptions,
-  listParentVariants,
-  removeDependencies,
-} from './dependencies.service.js';
+import { dependenciesExist, listParentOptions, listParentVariants } from './dependencies.service.js';
 
 const DEPENDENCIES = '/api/admin/projects/:projectId/features/:child/dependencies';
 const Done = Type.Null({ description: 'Done; no body.' });
 const done = (reply: FastifyReply) => reply.code(200).send();
 
 /** Parent/child dependencies between flags of one project (one level). */
-export const dependencyRoutes = (deps: Deps) =>
+export const dependencyRoutes = (deps: Deps, changes: Applier) =>
   routes(async (app) => {
     app.post(
       DEPENDENCIES,
@@ -46,7 +40,13 @@ export const dependencyRoutes = (deps: Deps) =>
       },
       async (request, reply) => {
         const { projectId, child } = request.params;
-        await addDependency(deps, projectId, child, request.body, actor(request));
+        const change = {
+          action: 'addDependency',
+          project: projectId,
+          feature: child,
+          payload: request.body,
+        } as const;
+        await changes.apply(deps, [change], actor(request));
         return done(reply);
       },
     );
@@ -67,7 +67,13 @@ export const dependencyRoutes = (deps: Deps) =>
       },
       async (request, reply) => {
         const { projectId, child, parent } = request.params;
-        await removeDependencies(deps, projectId, child, parent, actor(request));
+        const change = {
+          action: 'deleteDependency',
+          project: projectId,
+          feature: child,
+          payload: { feature: parent },
+        } as const;
+        await changes.apply(deps, [change], actor(request));
         return done(reply);
       },
     );
@@ -88,7 +94,11 @@ export const dependencyRoutes = (deps: Deps) =>
       },
       async (request, reply) => {
         const { projectId, child } = request.params;
-        await removeDependencies(deps, projectId, child, undefined, actor(request));
+        await changes.apply(
+          deps,
+          [{ action: 'deleteDependency', project: projectId, feature: child }],
+          actor(request),
+        );
         return done(reply);
       },
     );

@@ -1,4 +1,4 @@
-import { type Static, Type } from 'typebox';
+import { Type } from 'typebox';
 import { ProjectIdParam as ProjectId } from '../shapes/index.js';
 
 const Child = Type.String({
@@ -13,32 +13,6 @@ export const DependencyParams = Type.Object({
   child: Child,
   parent: Type.String({ maxLength: 100, description: 'The parent flag.', examples: ['checkout'] }),
 });
-
-export const CreateDependencyBody = Type.Object(
-  {
-    feature: Type.String({
-      minLength: 1,
-      maxLength: 100,
-      description: 'The parent flag: an active flag of the same project without parents of its own.',
-      examples: ['checkout'],
-    }),
-    enabled: Type.Optional(
-      Type.Boolean({
-        description: 'Whether the parent must be enabled (true, the default) or disabled (false).',
-        default: true,
-      }),
-    ),
-    variants: Type.Optional(
-      Type.Array(Type.String({ maxLength: 100, description: 'A variant name of the parent.' }), {
-        maxItems: 100,
-        description: 'With enabled true: the parent variants that satisfy the dependency (any when absent).',
-        examples: [['blue']],
-      }),
-    ),
-  },
-  { description: 'The parent the child flag depends on.' },
-);
-export type CreateDependencyInput = Static<typeof CreateDependencyBody>;
 
 export const ParentOptionsSchema = Type.Array(Type.String({ description: 'A flag name.' }), {
   description: 'Flags of the project that may become parents of the child, by name.',

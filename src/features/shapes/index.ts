@@ -2,6 +2,7 @@
  * Wire shapes several slices share (a leaf: it imports no slice). A slice that both serves a shape
  * and needs one of another slice takes it from here, so slices never import each other in a circle.
  */
+export { CreateDependencyBody, type CreateDependencyInput } from './dependency-body.schemas.js';
 export { jsonPatchBody } from './json-patch.schemas.js';
 export {
   FlagEnvironmentParams,
