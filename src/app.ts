@@ -120,7 +120,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   documentMaintenance(app);
 
   // Slices: one line each.
-  await app.register(flagRoutes(deps, reads));
+  await app.register(flagRoutes(deps, reads, changes));
   await app.register(dependencyRoutes(deps, changes));
   await app.register(apiTokenRoutes(deps));
   await app.register(edgeValidateRoutes(deps));

@@ -1,5 +1,6 @@
 import { type Applier, createApplier } from './features/changes/index.js';
 import { dependencyChanges } from './features/dependencies/index.js';
+import { archiveChanges } from './features/flags/index.js';
 import { strategyChanges, updateEnabledChange } from './features/strategies/index.js';
 import { variantChanges } from './features/variants/index.js';
 
@@ -12,4 +13,5 @@ export const changes: Applier = createApplier({
   updateEnabled: updateEnabledChange,
   ...variantChanges,
   ...dependencyChanges,
+  ...archiveChanges,
 });

@@ -23,7 +23,9 @@ const by: Principal = { name: 'changes-test', userId: -42, kind: 'admin-token', 
 beforeAll(async () => {
   t = await startTestApp();
   a = api(t);
-  deps = { database: t.database, config: testConfig(), now: () => new Date() };
+  // One clock for check and apply: the events of a check name the time applying would.
+  const now = new Date();
+  deps = { database: t.database, config: testConfig(), now: () => now };
 });
 afterAll(() => t.close());
 
@@ -214,13 +216,22 @@ describe('the applier of configuration changes', () => {
     let recordedInAll = 0;
     for (let round = 0; round < 50; round++) {
       const list = await randomList(flags, parent);
+      // Now and then a flag of its own is archived somewhere in the list (nothing after can use it).
+      const archived = rand() < 0.25 ? await newFlags(1) : [];
+      for (const feature of archived) {
+        list.splice(Math.floor(rand() * (list.length + 1)), 0, {
+          action: 'archiveFeature',
+          project: 'default',
+          feature,
+        });
+      }
       for (const change of list) kinds.add(change.action);
-      const before = await stateOf(flags);
+      const before = await stateOf([...flags, ...archived]);
       const next = await eventSequence();
 
       const checked = await changes.check(deps, list, by);
       expect(checked, JSON.stringify(list)).toMatchObject({ ok: true });
-      expect(await stateOf(flags)).toEqual(before);
+      expect(await stateOf([...flags, ...archived])).toEqual(before);
       // The sequence moved by exactly the one nextval of eventSequence itself.
       expect(await eventSequence()).toBe(next + 1);
 
@@ -234,6 +245,7 @@ describe('the applier of configuration changes', () => {
       [
         'addDependency',
         'addStrategy',
+        'archiveFeature',
         'deleteDependency',
         'deleteStrategy',
         'patchVariant',

@@ -17,4 +17,5 @@ export interface ChangeResults extends Record<ChangeAction, unknown> {
   updateFlagVariants: Variants;
   addDependency: undefined;
   deleteDependency: undefined;
+  archiveFeature: undefined;
 }

@@ -125,6 +125,13 @@ export const DeleteDependencyChange = Type.Object(
   { description: "Removes the flag's dependency on one parent, or on all (Unleash sends no payload)." },
 );
 
+export const ArchiveFeatureChange = Type.Object(
+  { action: Type.Literal('archiveFeature'), ...flagTarget },
+  {
+    description: 'Archives the flag (refused while other flags depend on it; Unleash sends no payload).',
+  },
+);
+
 export const Change = Type.Union(
   [
     UpdateEnabledChange,
@@ -136,6 +143,7 @@ export const Change = Type.Union(
     UpdateFlagVariantsChange,
     AddDependencyChange,
     DeleteDependencyChange,
+    ArchiveFeatureChange,
   ],
   { description: 'One configuration change.' },
 );

@@ -2,12 +2,13 @@ import type { Deps } from '../../deps.js';
 import { actor } from '../../platform/http/auth.js';
 import { routes, sendEmpty } from '../../platform/http/routes.js';
 import { errorResponses, NoBody } from '../../platform/http/schemas.js';
+import type { Applier } from '../changes/index.js';
 import { ProjectParams } from '../shapes/index.js';
 import { ArchiveValidationSchema, FlagNamesBody } from './archive-bulk.schemas.js';
 import { archiveFlags, validateArchive } from './archive-bulk.service.js';
 
 /** Archiving many flags of a project at once, and what it would do. */
-export const archiveBulkRoutes = (deps: Deps) =>
+export const archiveBulkRoutes = (deps: Deps, changes: Applier) =>
   routes(async (app) => {
     app.post(
       '/api/admin/projects/:projectId/archive',
@@ -25,7 +26,7 @@ export const archiveBulkRoutes = (deps: Deps) =>
         },
       },
       async (request, reply) => {
-        await archiveFlags(deps, request.params.projectId, request.body.features, actor(request));
+        await archiveFlags(deps, changes, request.params.projectId, request.body.features, actor(request));
         return sendEmpty(reply, 202);
       },
     );

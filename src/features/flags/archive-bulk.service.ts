@@ -2,9 +2,9 @@ import type { Deps } from '../../deps.js';
 import { transaction } from '../../platform/db/index.js';
 import type { Principal } from '../../platform/http/auth.js';
 import { AppError } from '../../platform/http/errors.js';
-import { setParentsOfFlags } from '../dependencies/index.js';
+import type { Applier, Change } from '../changes/index.js';
+import { listParents } from '../dependencies/index.js';
 import { lockFlagsInOrder } from '../flag-rows/index.js';
-import { archiveIn } from './archive.service.js';
 import { flagsByName, haveDependencies, orphanedParents } from './archive-bulk.store.js';
 
 const orphanError = (count: number) =>
@@ -19,11 +19,17 @@ const orphanError = (count: number) =>
  * Archives the listed flags of the project in one transaction, as Unleash: names of unknown or
  * already archived flags are ignored; a listed flag of another project refuses the whole request
  * (403), and so does a listed parent whose children are not all listed (they would be orphaned).
- * The listed flags' own dependencies are removed (`feature-dependency-removed`), then each flag is
- * archived as the single-flag archive does it (`feature-archived`, lifecycle stage `archived`).
+ * As one change list: the listed flags' own dependencies are removed (`feature-dependency-removed`),
+ * then each flag is archived as the single-flag archive does it (`feature-archived`, stage `archived`).
  * Rows are locked in name order (the lock order, see lockFlag).
  */
-export async function archiveFlags(deps: Deps, projectId: string, names: string[], by: Principal) {
+export async function archiveFlags(
+  deps: Deps,
+  changes: Applier,
+  projectId: string,
+  names: string[],
+  by: Principal,
+) {
   const ordered = [...new Set(names)].sort();
   await transaction(deps.database.db, async (tx) => {
     await lockFlagsInOrder(tx, ordered);
@@ -39,8 +45,14 @@ export async function archiveFlags(deps: Deps, projectId: string, names: string[
     const active = found.filter((f) => !f.archived).map((f) => f.name);
     const orphaning = await orphanedParents(tx, active);
     if (orphaning.length > 0) throw orphanError(orphaning.length);
-    await setParentsOfFlags(tx, projectId, new Map(active.map((name) => [name, []])), by);
-    for (const name of active) await archiveIn(tx, deps, projectId, name, by);
+    const at = (feature: string) => ({ project: projectId, feature });
+    const list: Change[] = [];
+    for (const name of active) {
+      for (const parent of await listParents(tx, name))
+        list.push({ action: 'deleteDependency', ...at(name), payload: { feature: parent } });
+    }
+    for (const name of active) list.push({ action: 'archiveFeature', ...at(name) });
+    await changes.applyIn(tx, list, { deps, by });
   });
 }
 

@@ -2,13 +2,14 @@ import type { Deps } from '../../deps.js';
 import { actor } from '../../platform/http/auth.js';
 import { routes, sendEmpty } from '../../platform/http/routes.js';
 import { errorResponses, NoBody } from '../../platform/http/schemas.js';
+import type { Applier } from '../changes/index.js';
 import { FlagParams, ProjectParams } from '../shapes/index.js';
 import { ArchivedFlagParams, ArchivedFlagsBody } from './archive.schemas.js';
-import { archiveFlag, changeArchivedFlags, deleteFlagForGood, reviveFlag } from './archive.service.js';
+import { changeArchivedFlags, deleteFlagForGood, reviveFlag } from './archive.service.js';
 import { FLAG_PATH } from './flags.schemas.js';
 
 /** Archive, revive and delete flags for good. */
-export const archiveRoutes = (deps: Deps) =>
+export const archiveRoutes = (deps: Deps, changes: Applier) =>
   routes(async (app) => {
     for (const action of ['revive', 'delete'] as const) {
       app.post(
@@ -56,7 +57,8 @@ export const archiveRoutes = (deps: Deps) =>
         },
       },
       async (request, reply) => {
-        await archiveFlag(deps, request.params.projectId, request.params.featureName, actor(request));
+        const { projectId: project, featureName: feature } = request.params;
+        await changes.apply(deps, [{ action: 'archiveFeature', project, feature }], actor(request));
         return sendEmpty(reply, 202);
       },
     );

@@ -11,14 +11,10 @@ import { updateFlag } from './flags.store.js';
 const unknownFlag = (name: string) => notFound(`Could not find feature flag with name ${name}`);
 
 /**
- * Archives an active flag of the project: archivedAt, the `archived` stage and `feature-archived`.
- * A flag other flags depend on is refused (403), as in Unleash: remove the dependencies first.
+ * Archives an active flag of the project, in the caller's transaction (the archiveFeature change):
+ * archivedAt, the `archived` stage and `feature-archived`. A flag other flags depend on is refused
+ * (403), as in Unleash: remove the dependencies first.
  */
-export async function archiveFlag(deps: Deps, projectId: string, name: string, by: Principal) {
-  await transaction(deps.database.db, (tx) => archiveIn(tx, deps, projectId, name, by));
-}
-
-/** archiveFlag in the caller's transaction (the bulk archive archives each flag with it). */
 export async function archiveIn(tx: Db, deps: Deps, projectId: string, name: string, by: Principal) {
   const before = await lockFlag(tx, name);
   // An archived flag is no longer a flag of the project as far as its routes go (Unleash: 404).

@@ -5,6 +5,7 @@ import { IfMatchHeaders } from '../../platform/http/etag.js';
 import { routes, sendSerialized } from '../../platform/http/routes.js';
 import { errorResponses } from '../../platform/http/schemas.js';
 import type { ReadCache } from '../../platform/read-cache.js';
+import type { Applier } from '../changes/index.js';
 import { FlagParams, ProjectParams } from '../shapes/index.js';
 import { archiveRoutes } from './archive.routes.js';
 import { archiveBulkRoutes } from './archive-bulk.routes.js';
@@ -23,7 +24,7 @@ import { staleRoutes } from './stale.routes.js';
  * Every route of the flags slice: create, read and update a flag here, then each use case from its
  * own file (listing, archive, stale, favorites, clone, lifecycle).
  */
-export const flagRoutes = (deps: Deps, reads: ReadCache) =>
+export const flagRoutes = (deps: Deps, reads: ReadCache, changes: Applier) =>
   routes(async (app) => {
     /**
      * What is sent for a flag object several answers share (the read cache's, a batch of PUTs'):
@@ -111,7 +112,7 @@ export const flagRoutes = (deps: Deps, reads: ReadCache) =>
     );
 
     await app.register(listingRoutes(deps, reads));
-    await app.register(archiveRoutes(deps));
+    await app.register(archiveRoutes(deps, changes));
     await app.register(staleRoutes(deps));
     await app.register(favoriteRoutes(deps));
     await app.register(cloneRoutes(deps));
@@ -119,5 +120,5 @@ export const flagRoutes = (deps: Deps, reads: ReadCache) =>
     await app.register(checkRoutes(deps, reads));
     await app.register(linkRoutes(deps));
     await app.register(patchRoutes(deps));
-    await app.register(archiveBulkRoutes(deps));
+    await app.register(archiveBulkRoutes(deps, changes));
   });

@@ -1,3 +1,4 @@
+export { archiveChanges } from './archive.changes.js';
 export { deleteArchivedFlagsIn } from './archive.service.js';
 export { favoriteFlags } from './favorites.service.js';
 export { dropAllFlags, upsertFlags } from './flags.batch.service.js';
