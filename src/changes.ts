@@ -1,6 +1,7 @@
 import { type Applier, createApplier } from './features/changes/index.js';
 import { dependencyChanges } from './features/dependencies/index.js';
 import { archiveChanges } from './features/flags/index.js';
+import { segmentChanges } from './features/segments/index.js';
 import { strategyChanges, updateEnabledChange } from './features/strategies/index.js';
 import { variantChanges } from './features/variants/index.js';
 
@@ -14,4 +15,5 @@ export const changes: Applier = createApplier({
   ...variantChanges,
   ...dependencyChanges,
   ...archiveChanges,
+  ...segmentChanges,
 });

@@ -67,6 +67,24 @@ async function stateOf(flags: string[]) {
   }));
 }
 
+async function newSegment(): Promise<number> {
+  const created = await t.send('POST', '/api/admin/segments', {
+    name: uniqueName('segment'),
+    constraints: [],
+  });
+  expect(created.statusCode).toBe(201);
+  return created.json().id as number;
+}
+
+async function segmentsOf(ids: number[]) {
+  return t.database.session((run) =>
+    run(
+      `SELECT id, name, description, segment_project_id, constraints FROM segments WHERE id = ANY($1) ORDER BY id`,
+      [ids],
+    ),
+  );
+}
+
 /** The events sequence as it stands: a check must leave it where it was. */
 async function eventSequence() {
   const [row] = await t.database.session((run) =>
@@ -104,7 +122,7 @@ type StrategyRow = { id: string; feature_name: string; environment: string };
  * A change of a random kind that applies to the flags as they are. Dependencies go to `parent`,
  * a flag of its own that no change lists as a child, so any such change applies.
  */
-function randomChange(flags: string[], parent: string, strategies: StrategyRow[]): Change {
+function randomChange(flags: string[], parent: string, segment: number, strategies: StrategyRow[]): Change {
   const feature = pick(flags);
   const environment = pick(ENVIRONMENTS);
   const own = strategies.filter((s) => s.feature_name === feature && s.environment === environment);
@@ -115,6 +133,7 @@ function randomChange(flags: string[], parent: string, strategies: StrategyRow[]
     'updateFlagVariants',
     'addDependency',
     'deleteDependency',
+    'updateSegment',
   ] as const;
   const withStrategies = ['updateStrategy', 'deleteStrategy', 'reorderStrategy'] as const;
   const kind = pick(own.length === 0 ? always : [...always, ...withStrategies]);
@@ -168,6 +187,17 @@ function randomChange(flags: string[], parent: string, strategies: StrategyRow[]
         feature,
         ...(rand() < 0.5 && { payload: { feature: parent } }),
       };
+    case 'updateSegment':
+      return {
+        action: kind,
+        payload: {
+          id: segment,
+          name: `segment-${segment}-${rollout}`,
+          ...(rand() < 0.5 && { description: `rollout ${rollout}` }),
+          ...(rand() < 0.3 && { project: 'default' }),
+          constraints: [{ contextName: 'userId', operator: 'IN', values: [`u${rollout}`] }],
+        },
+      };
     case 'reorderStrategy':
       return {
         action: kind,
@@ -192,12 +222,12 @@ function randomVariants() {
 }
 
 /** A list of changes that applies, each drawn against the state the ones before it leave. */
-async function randomList(flags: string[], parent: string): Promise<Change[]> {
+async function randomList(flags: string[], parent: string, segment: number): Promise<Change[]> {
   const strategies = (await stateOf(flags)).strategies as StrategyRow[];
   const list: Change[] = [];
   const size = 1 + Math.floor(rand() * 4);
   for (let i = 0; i < size; i++) {
-    const change = randomChange(flags, parent, strategies);
+    const change = randomChange(flags, parent, segment, strategies);
     // Later changes in the list only target strategies that exist before it is applied and that
     // an earlier change of the list does not delete.
     if (change.action === 'deleteStrategy') {
@@ -212,26 +242,31 @@ async function randomList(flags: string[], parent: string): Promise<Change[]> {
 describe('the applier of configuration changes', () => {
   it('a check records nothing and uses no event id, and applying records exactly the events it listed (every kind)', async () => {
     const [parent, ...flags] = (await newFlags(3)) as [string, ...string[]];
+    const segment = await newSegment();
     const kinds = new Set<string>();
     let recordedInAll = 0;
     for (let round = 0; round < 50; round++) {
-      const list = await randomList(flags, parent);
-      // Now and then a flag of its own is archived somewhere in the list (nothing after can use it).
+      const list = await randomList(flags, parent, segment);
+      // Now and then a flag and a segment of their own are archived and deleted somewhere in the
+      // list (nothing after can use them).
       const archived = rand() < 0.25 ? await newFlags(1) : [];
-      for (const feature of archived) {
-        list.splice(Math.floor(rand() * (list.length + 1)), 0, {
-          action: 'archiveFeature',
-          project: 'default',
-          feature,
-        });
-      }
+      const deleted = rand() < 0.25 ? [await newSegment()] : [];
+      const insert = (change: Change) => list.splice(Math.floor(rand() * (list.length + 1)), 0, change);
+      for (const feature of archived) insert({ action: 'archiveFeature', project: 'default', feature });
+      for (const id of deleted) insert({ action: 'deleteSegment', payload: { id } });
       for (const change of list) kinds.add(change.action);
-      const before = await stateOf([...flags, ...archived]);
+      const before = {
+        ...(await stateOf([...flags, ...archived])),
+        segments: await segmentsOf([segment, ...deleted]),
+      };
       const next = await eventSequence();
 
       const checked = await changes.check(deps, list, by);
       expect(checked, JSON.stringify(list)).toMatchObject({ ok: true });
-      expect(await stateOf([...flags, ...archived])).toEqual(before);
+      expect({
+        ...(await stateOf([...flags, ...archived])),
+        segments: await segmentsOf([segment, ...deleted]),
+      }).toEqual(before);
       // The sequence moved by exactly the one nextval of eventSequence itself.
       expect(await eventSequence()).toBe(next + 1);
 
@@ -247,11 +282,13 @@ describe('the applier of configuration changes', () => {
         'addStrategy',
         'archiveFeature',
         'deleteDependency',
+        'deleteSegment',
         'deleteStrategy',
         'patchVariant',
         'reorderStrategy',
         'updateEnabled',
         'updateFlagVariants',
+        'updateSegment',
         'updateStrategy',
       ].sort(),
     );
@@ -332,6 +369,34 @@ describe('the applier of configuration changes', () => {
       by,
     );
     expect(after.title).toBe('x');
+  });
+
+  it('a segment change conflicts with a segment edited since, not with its use by more flags', async () => {
+    const id = await newSegment();
+    const [flag] = (await newFlags(1)) as [string];
+    const seen = (await t.send('GET', `/api/admin/segments/${id}`)).json();
+    // Used by a strategy since: its counts change, the segment does not.
+    await changes.apply(
+      deps,
+      [{ action: 'addStrategy', ...at(flag, 'development'), payload: { name: 'default', segments: [id] } }],
+      by,
+    );
+    const update = (snapshot: unknown): Change[] => [
+      {
+        action: 'updateSegment',
+        payload: { id, name: `${seen.name}-2`, constraints: [], snapshot: snapshot as never },
+      },
+    ];
+    await changes.apply(deps, update(seen), by);
+    expect((await t.send('GET', `/api/admin/segments/${id}`)).json()).toMatchObject({
+      name: `${seen.name}-2`,
+      usedInFeatures: 1,
+    });
+    // Made against the segment before that rename: a conflict, checked or applied.
+    expect(await changes.check(deps, update(seen), by)).toMatchObject({ ok: false, status: 409 });
+    await expect(
+      changes.apply(deps, [{ action: 'deleteSegment', payload: { id, snapshot: seen } }], by),
+    ).rejects.toMatchObject({ status: 409 });
   });
 
   it('turning a flag on or off alone (one statement) writes what the transaction writes', async () => {

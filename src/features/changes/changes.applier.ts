@@ -80,7 +80,10 @@ export function createApplier(handlers: ChangeHandlers): Applier {
   async function run(tx: Db, changes: readonly Change[], ctx: ChangeContext): Promise<unknown[]> {
     // The documented lock order (lockFlag): every flag of the list, by name, before any change.
     const handlerOf = (change: Change) => handlers[change.action] as ChangeHandler<ChangeAction>;
-    const locked = changes.flatMap((c) => [c.feature, ...(handlerOf(c).alsoLocks?.(c as never) ?? [])]);
+    const locked = changes.flatMap((c) => [
+      ...('feature' in c ? [c.feature] : []),
+      ...(handlerOf(c).alsoLocks?.(c as never) ?? []),
+    ]);
     const flags = [...new Set(locked)].sort();
     if (flags.length > 1) await lockFlagsInOrder(tx, flags);
     const results: unknown[] = [];

@@ -18,4 +18,6 @@ export interface ChangeResults extends Record<ChangeAction, unknown> {
   addDependency: undefined;
   deleteDependency: undefined;
   archiveFeature: undefined;
+  updateSegment: undefined;
+  deleteSegment: undefined;
 }

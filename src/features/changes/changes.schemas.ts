@@ -1,5 +1,6 @@
 import { type Static, Type } from 'typebox';
 import {
+  AdminSegmentSchema,
   CreateDependencyBody,
   CreateStrategyBody,
   FlagNameParam,
@@ -8,13 +9,15 @@ import {
   SortOrderBody,
   StrategySchema,
   UpdateStrategyBody,
+  UpsertSegmentBody,
   VariantsBody,
 } from '../shapes/index.js';
 
 /**
  * The configuration changes, as values (ADR 0021): each member is one kind, named as Unleash names
- * its change-request changes, and names its target in full (project, flag, environment) so a list
- * can be stored, shown, checked and applied later by a person, a job or a rule. A change whose
+ * its change-request changes, and names its target in full (project, flag, environment; a segment
+ * by its id) so a list can be stored, shown, checked and applied later by a person, a job or a
+ * rule. A change whose
  * payload carries a `snapshot` was made against that state: applying it after the target moved is
  * a conflict (409), never a silent overwrite.
  */
@@ -132,6 +135,31 @@ export const ArchiveFeatureChange = Type.Object(
   },
 );
 
+const SegmentId = Type.Integer({ minimum: 1, maximum: 2_147_483_647, description: 'The segment id.' });
+const SegmentSnapshot = Type.Optional(
+  Type.Unsafe<Static<typeof AdminSegmentSchema>>({
+    ...AdminSegmentSchema,
+    description:
+      'The segment as the change was made against; different name, description, project or constraints now are a conflict.',
+  }),
+);
+
+export const UpdateSegmentChange = Type.Object(
+  {
+    action: Type.Literal('updateSegment'),
+    payload: Type.Object({ id: SegmentId, ...UpsertSegmentBody.properties, snapshot: SegmentSnapshot }),
+  },
+  { description: 'Replaces the name, description, project (absent: none) and constraints of a segment.' },
+);
+
+export const DeleteSegmentChange = Type.Object(
+  {
+    action: Type.Literal('deleteSegment'),
+    payload: Type.Object({ id: SegmentId, snapshot: SegmentSnapshot }),
+  },
+  { description: 'Deletes a segment no strategy uses.' },
+);
+
 export const Change = Type.Union(
   [
     UpdateEnabledChange,
@@ -144,6 +172,8 @@ export const Change = Type.Union(
     AddDependencyChange,
     DeleteDependencyChange,
     ArchiveFeatureChange,
+    UpdateSegmentChange,
+    DeleteSegmentChange,
   ],
   { description: 'One configuration change.' },
 );

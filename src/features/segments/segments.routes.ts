@@ -4,14 +4,13 @@ import { actor } from '../../platform/http/auth.js';
 import { routes } from '../../platform/http/routes.js';
 import { errorResponses } from '../../platform/http/schemas.js';
 import type { Applier } from '../changes/index.js';
+import { AdminSegmentSchema, UpsertSegmentBody } from '../shapes/index.js';
 import {
-  AdminSegmentSchema,
   SegmentIdParams,
   SegmentListSchema,
   SegmentNameBody,
   SegmentStrategiesSchema,
   StrategyIdParams,
-  UpsertSegmentBody,
 } from './segments.schemas.js';
 import {
   createSegment,
@@ -19,8 +18,6 @@ import {
   getSegmentStrategies,
   getSegments,
   getStrategySegments,
-  removeSegment,
-  replaceSegment,
   validateSegmentName,
 } from './segments.service.js';
 import { strategySegmentRoutes } from './strategy-segments.routes.js';
@@ -133,7 +130,8 @@ export const segmentRoutes = (deps: Deps, changes: Applier) =>
         },
       },
       async (request, reply) => {
-        await replaceSegment(deps, request.params.id, request.body, actor(request));
+        const payload = { id: request.params.id, ...request.body };
+        await changes.apply(deps, [{ action: 'updateSegment', payload }], actor(request));
         return reply.code(204).send(null);
       },
     );
@@ -153,7 +151,8 @@ export const segmentRoutes = (deps: Deps, changes: Applier) =>
         },
       },
       async (request, reply) => {
-        await removeSegment(deps, request.params.id, actor(request));
+        const payload = { id: request.params.id };
+        await changes.apply(deps, [{ action: 'deleteSegment', payload }], actor(request));
         return reply.code(204).send(null);
       },
     );

@@ -3,10 +3,10 @@ import { transaction } from '../../platform/db/index.js';
 import type { Principal } from '../../platform/http/auth.js';
 import { invalid, nameExists, notFound } from '../../platform/http/errors.js';
 import { appendEvent } from '../events/index.js';
+import type { AdminSegment, UpsertSegmentInput } from '../shapes/index.js';
 import { constraintsProblems, storedConstraint } from '../strategies/index.js';
-import type { AdminSegment, SegmentStrategies, UpsertSegmentInput } from './segments.schemas.js';
+import type { SegmentStrategies } from './segments.schemas.js';
 import {
-  deleteSegment,
   findSegment,
   insertSegment,
   listSegments,
@@ -16,7 +16,6 @@ import {
   segmentNameTaken,
   segmentsOfStrategy,
   strategiesUsingSegment,
-  updateSegment,
 } from './segments.store.js';
 
 const toSegment = (s: SegmentRow): AdminSegment => ({
@@ -32,7 +31,7 @@ const toSegment = (s: SegmentRow): AdminSegment => ({
 });
 
 /** What events record: the segment's own properties (usage counts change without the segment). */
-const eventData = (s: SegmentRow) => ({
+export const eventData = (s: SegmentRow) => ({
   id: s.id,
   name: s.name,
   description: s.description,
@@ -42,10 +41,10 @@ const eventData = (s: SegmentRow) => ({
   createdAt: new Date(s.createdAt).toISOString(),
 });
 
-const notFoundSegment = (id: number) => notFound(`Could not find segment with id ${id}.`);
+export const notFoundSegment = (id: number) => notFound(`Could not find segment with id ${id}.`);
 
 /** Checks constraints and the project; returns the values as stored. */
-async function values(db: Deps['database']['db'], input: UpsertSegmentInput): Promise<SegmentValues> {
+export async function values(db: Deps['database']['db'], input: UpsertSegmentInput): Promise<SegmentValues> {
   const problems = constraintsProblems(input.constraints, '/body/constraints');
   if (problems.length > 0) throw invalid(problems[0]?.message ?? 'Invalid constraints', problems);
   if (input.project && !(await projectExists(db, input.project))) {
@@ -86,45 +85,6 @@ export async function createSegment(
       data: eventData(created),
     });
     return toSegment(created);
-  });
-}
-
-/** Replaces name, description, project and constraints (a project left out becomes null, as Unleash). */
-export async function replaceSegment(deps: Deps, id: number, input: UpsertSegmentInput, by: Principal) {
-  await transaction(deps.database.db, async (tx) => {
-    const before = await findSegment(tx, id, true);
-    if (!before) throw notFoundSegment(id);
-    await updateSegment(tx, id, await values(tx, input));
-    const after = (await findSegment(tx, id)) as SegmentRow;
-    await appendEvent(tx, {
-      type: 'segment-updated',
-      createdBy: by.name,
-      createdByUserId: by.userId,
-      ...(after.project && { project: after.project }),
-      data: eventData(after),
-      preData: eventData(before),
-    });
-  });
-}
-
-/** Deletes an unused segment; one still used by a strategy is a 409 (remove it from them first). */
-export async function removeSegment(deps: Deps, id: number, by: Principal) {
-  await transaction(deps.database.db, async (tx) => {
-    const before = await findSegment(tx, id, true);
-    if (!before) throw notFoundSegment(id);
-    if (before.usedInFeatures > 0) {
-      throw nameExists(
-        `Segment "${before.name}" is used by strategies of ${before.usedInFeatures} flag(s); remove it from them before deleting it.`,
-      );
-    }
-    await deleteSegment(tx, id);
-    await appendEvent(tx, {
-      type: 'segment-deleted',
-      createdBy: by.name,
-      createdByUserId: by.userId,
-      ...(before.project && { project: before.project }),
-      preData: eventData(before),
-    });
   });
 }
 

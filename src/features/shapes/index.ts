@@ -12,6 +12,12 @@ export {
   ProjectParams,
 } from './params.schemas.js';
 export {
+  type AdminSegment,
+  AdminSegmentSchema,
+  UpsertSegmentBody,
+  type UpsertSegmentInput,
+} from './segment.schemas.js';
+export {
   ConstraintSchema,
   FlagVariantSchema,
   PayloadBody,
