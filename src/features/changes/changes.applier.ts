@@ -11,7 +11,19 @@ import { shadowEvents, shadowedEvents } from './changes.store.js';
 export interface ChangeContext {
   deps: Deps;
   by: Principal;
+  /**
+   * Set when a change request applies the changes (or checks them as it gathers them): they are
+   * reviewed there, so the guard lets them through.
+   */
+  throughChangeRequest?: boolean;
 }
+
+/**
+ * Whether the caller may make this change directly (the change requests' gate): throws the 403
+ * when its environment requires a change request the caller may not skip. Runs before the change
+ * is applied or checked, unless a change request applies it (`throughChangeRequest`).
+ */
+export type ChangeGuard = (db: Db, change: Change, ctx: ChangeContext) => Promise<void>;
 
 /**
  * How one kind of change is applied, written by the slice that owns what it changes. `apply` runs
@@ -26,6 +38,11 @@ export interface ChangeHandler<A extends ChangeAction> {
    * not cover); the applier then runs `apply`. A test holds both ways equal (rows and events).
    */
   alone?(ctx: ChangeContext, change: ChangeOf<A>): Promise<{ result: ChangeResults[A] } | undefined>;
+  /**
+   * For a kind whose payload carries a `snapshot`: its target as it is now, which a change
+   * gathered for later (a change request) is made against when it names none.
+   */
+  current?(db: Db, change: ChangeOf<A>): Promise<unknown>;
   /** Flags besides its target the change reads and must hold still (a dependency's parent). */
   alsoLocks?(change: ChangeOf<A>): string[];
 }
@@ -55,8 +72,18 @@ export interface Applier {
   apply<const L extends readonly Change[]>(deps: Deps, changes: L, by: Principal): Promise<Results<L>>;
   /** As apply, inside a transaction the caller holds (an import, a job that writes more). */
   applyIn<const L extends readonly Change[]>(tx: Db, changes: L, ctx: ChangeContext): Promise<Results<L>>;
-  /** What applying would do, without applying anything: nothing is written, no event id is used. */
-  check(deps: Deps, changes: readonly Change[], by: Principal): Promise<ChangeCheck>;
+  /**
+   * What applying would do, without applying anything: nothing is written, no event id is used.
+   * `throughChangeRequest`: the changes are gathered in a change request (the guard lets them through).
+   */
+  check(
+    deps: Deps,
+    changes: readonly Change[],
+    by: Principal,
+    throughChangeRequest?: boolean,
+  ): Promise<ChangeCheck>;
+  /** The change made against its target as it is now, when it names no snapshot (see `current`). */
+  pin(db: Db, change: Change): Promise<Change>;
 }
 
 /** The error a change list stops at, with the index of the change that raised it. */
@@ -76,7 +103,9 @@ class CheckDone extends Error {
   }
 }
 
-export function createApplier(handlers: ChangeHandlers): Applier {
+export function createApplier(handlers: ChangeHandlers, guard?: ChangeGuard): Applier {
+  const guarded = (db: Db, change: Change, ctx: ChangeContext) =>
+    guard && !ctx.throughChangeRequest ? guard(db, change, ctx) : undefined;
   async function run(tx: Db, changes: readonly Change[], ctx: ChangeContext): Promise<unknown[]> {
     // The documented lock order (lockFlag): every flag of the list, by name, before any change.
     const handlerOf = (change: Change) => handlers[change.action] as ChangeHandler<ChangeAction>;
@@ -89,6 +118,7 @@ export function createApplier(handlers: ChangeHandlers): Applier {
     const results: unknown[] = [];
     for (const [index, change] of changes.entries()) {
       try {
+        await guarded(tx, change, ctx);
         results.push(await handlerOf(change).apply(tx, change as never, ctx));
       } catch (error) {
         throw new FailedChange(index, error);
@@ -112,17 +142,18 @@ export function createApplier(handlers: ChangeHandlers): Applier {
       const [only] = changes;
       if (changes.length === 1 && only) {
         const handler = handlers[only.action] as ChangeHandler<ChangeAction>;
+        if (handler.alone) await guarded(deps.database.db, only, ctx);
         const done = await handler.alone?.(ctx, only as never);
         if (done) return [done.result] as unknown as Results<typeof changes>;
       }
       return transaction(deps.database.db, (tx) => applyIn(tx, changes, ctx));
     },
     applyIn,
-    async check(deps, changes, by) {
+    async check(deps, changes, by, throughChangeRequest = false) {
       try {
         await transaction(deps.database.db, async (tx) => {
           await shadowEvents(tx);
-          await run(tx, changes, { deps, by });
+          await run(tx, changes, { deps, by, throughChangeRequest });
           throw new CheckDone(await shadowedEvents(tx));
         });
       } catch (error) {
@@ -134,6 +165,15 @@ export function createApplier(handlers: ChangeHandlers): Applier {
         return { ok: false, failedChange: error.index, status: refused.status, error: refused.toBody() };
       }
       throw new Error('unreachable: a check always rolls back');
+    },
+    async pin(db, change) {
+      const handler = handlers[change.action] as ChangeHandler<ChangeAction>;
+      const payload = (change as { payload?: { snapshot?: unknown } }).payload;
+      if (!handler.current || !payload || payload.snapshot !== undefined) return change;
+      return {
+        ...change,
+        payload: { ...payload, snapshot: await handler.current(db, change as never) },
+      } as Change;
     },
   };
 }

@@ -4,7 +4,7 @@ import { etagOf } from '../../platform/http/etag.js';
 /** A change made against a state its target no longer has (409): edit it or discard it. */
 export class ChangeConflict extends AppError {
   constructor(message: string) {
-    super('NameExistsError', message);
+    super('ConflictError', message);
   }
 }
 

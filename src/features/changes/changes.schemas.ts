@@ -180,3 +180,8 @@ export const Change = Type.Union(
 export type Change = Static<typeof Change>;
 export type ChangeAction = Change['action'];
 export type ChangeOf<A extends ChangeAction> = Extract<Change, { action: A }>;
+
+/** The schema of each kind, by its `action` (a change request checks a change it is given against it). */
+export const CHANGE_KINDS: ReadonlyMap<string, (typeof Change.anyOf)[number]> = new Map(
+  Change.anyOf.map((member) => [member.properties.action.const as string, member]),
+);

@@ -6,6 +6,7 @@ export {
   type Applier,
   type ChangeCheck,
   type ChangeContext,
+  type ChangeGuard,
   type ChangeHandler,
   type ChangeHandlers,
   createApplier,
@@ -16,6 +17,7 @@ export { againstIfMatch, recomputedOnConflict } from './changes.requests.js';
 export type { ChangeResults } from './changes.results.js';
 export {
   AddStrategyChange,
+  CHANGE_KINDS,
   Change,
   type ChangeAction,
   type ChangeOf,

@@ -37,6 +37,14 @@ const CATEGORIES: { category: string; permissions: [name: string, displayName: s
     ],
   },
   {
+    category: 'Change requests',
+    permissions: [
+      ['APPROVE_CHANGE_REQUEST', 'Approve and reject change requests'],
+      ['APPLY_CHANGE_REQUEST', 'Apply change requests'],
+      ['SKIP_CHANGE_REQUEST', 'Change without a change request where one is required'],
+    ],
+  },
+  {
     category: 'Project API tokens',
     permissions: [
       ['READ_PROJECT_API_TOKEN', 'See project API tokens'],

@@ -64,6 +64,9 @@ const ENVIRONMENT = [
   'DELETE_FEATURE_STRATEGY',
   'UPDATE_FEATURE_ENVIRONMENT',
   'UPDATE_FEATURE_ENVIRONMENT_VARIANTS',
+  'APPROVE_CHANGE_REQUEST',
+  'APPLY_CHANGE_REQUEST',
+  'SKIP_CHANGE_REQUEST',
 ] as const satisfies readonly Permission[];
 
 /** Known but not for custom roles (see above). */

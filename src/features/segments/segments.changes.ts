@@ -1,8 +1,9 @@
+import type { Db } from '../../platform/db/index.js';
 import { nameExists } from '../../platform/http/errors.js';
 import { type ChangeHandlers, checkSnapshot } from '../changes/index.js';
 import { appendEvent } from '../events/index.js';
 import type { AdminSegment } from '../shapes/index.js';
-import { eventData, notFoundSegment, values } from './segments.service.js';
+import { eventData, notFoundSegment, toSegment, values } from './segments.service.js';
 import { deleteSegment, findSegment, type SegmentRow, updateSegment } from './segments.store.js';
 
 /**
@@ -23,8 +24,15 @@ function checkSegmentSnapshot(snapshot: AdminSegment | undefined, current: Segme
  * Where a segment changes, and the events that records: the segment changes' handlers (the applier
  * of src/features/changes/ runs them in its transaction; each locks the segment's row).
  */
+async function currentSegment(db: Db, id: number): Promise<AdminSegment> {
+  const segment = await findSegment(db, id);
+  if (!segment) throw notFoundSegment(id);
+  return toSegment(segment);
+}
+
 export const segmentChanges: Pick<ChangeHandlers, 'updateSegment' | 'deleteSegment'> = {
   updateSegment: {
+    current: (db, change) => currentSegment(db, change.payload.id),
     // Replaces name, description, project and constraints (a project left out becomes null, as Unleash).
     async apply(tx, change, { by }) {
       const { id, snapshot, ...input } = change.payload;
@@ -46,6 +54,7 @@ export const segmentChanges: Pick<ChangeHandlers, 'updateSegment' | 'deleteSegme
   },
 
   deleteSegment: {
+    current: (db, change) => currentSegment(db, change.payload.id),
     // A segment still used by a strategy is a 409: remove it from them first.
     async apply(tx, change, { by }) {
       const { id, snapshot } = change.payload;

@@ -18,7 +18,7 @@ import {
   strategiesUsingSegment,
 } from './segments.store.js';
 
-const toSegment = (s: SegmentRow): AdminSegment => ({
+export const toSegment = (s: SegmentRow): AdminSegment => ({
   id: s.id,
   name: s.name,
   description: s.description,

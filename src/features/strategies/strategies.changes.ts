@@ -66,6 +66,7 @@ export const strategyChanges: Pick<
   },
 
   updateStrategy: {
+    current: async (db, change) => toStrategy(await requireStrategy(db, pathOf(change), change.payload.id)),
     async apply(tx, change, { by }): Promise<Strategy> {
       const { ref, state } = await locked(tx, change);
       const { id, snapshot, ...input } = change.payload;
@@ -92,6 +93,7 @@ export const strategyChanges: Pick<
   },
 
   deleteStrategy: {
+    current: async (db, change) => toStrategy(await requireStrategy(db, pathOf(change), change.payload.id)),
     async apply(tx, change, { by }) {
       const { ref, state } = await locked(tx, change);
       const before = await requireStrategy(tx, ref, change.payload.id);

@@ -10,6 +10,8 @@ import { saveVariants } from './variants.store.js';
  */
 export const variantChanges: Pick<ChangeHandlers, 'patchVariant' | 'updateFlagVariants'> = {
   patchVariant: {
+    current: async (db, change) =>
+      pick(await loadFlag(db, change.project, change.feature), change.feature, change.environment).variants,
     async apply(tx, change, { by }) {
       const t = { projectId: change.project, featureName: change.feature };
       const env = pick(await loadFlag(tx, t.projectId, t.featureName), t.featureName, change.environment);
@@ -26,6 +28,7 @@ export const variantChanges: Pick<ChangeHandlers, 'patchVariant' | 'updateFlagVa
   },
 
   updateFlagVariants: {
+    current: async (db, change) => (await loadFlag(db, change.project, change.feature))[0]?.variants ?? [],
     // The deprecated flag-level variants: every environment gets the list, recorded once as
     // `feature-variants-updated`; the flag-level GET (and so the snapshot) shows the first one's.
     async apply(tx, change, { by }) {

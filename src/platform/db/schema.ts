@@ -1,4 +1,4 @@
-import type { ColumnType, Generated } from 'kysely';
+import type { ColumnType, Generated, Selectable } from 'kysely';
 
 /** jsonb columns are written as JSON text (both drivers would otherwise mangle arrays) and read parsed. */
 export type Json<T> = ColumnType<T, string, string>;
@@ -341,6 +341,59 @@ export interface UserSplashTable {
   seen: Generated<boolean>;
 }
 
+export interface ChangeRequestSettingsTable {
+  project: string;
+  environment: string;
+  required_approvals: Generated<number>;
+}
+
+export interface ChangeRequestsTable {
+  id: Generated<number>;
+  project: string;
+  environment: string;
+  title: string | null;
+  state: Generated<'Draft' | 'In review' | 'Approved' | 'Scheduled' | 'Applied' | 'Cancelled' | 'Rejected'>;
+  min_approvals: Generated<number>;
+  created_by_user_id: number;
+  created_at: Timestamp;
+  state_timestamps: JsonDefault<Record<string, string>>;
+  scheduled_at: NullableTimestamp;
+  schedule_status: 'pending' | 'failed' | 'suspended' | null;
+  schedule_reason: string | null;
+}
+
+export type ChangeRequestState = Selectable<ChangeRequestsTable>['state'];
+
+export interface ChangeRequestChangesTable {
+  id: Generated<number>;
+  change_request_id: number;
+  feature: string | null;
+  action: string;
+  change: Json<unknown>;
+  created_by_user_id: number;
+  created_at: Timestamp;
+}
+
+export interface ChangeRequestReviewsTable {
+  change_request_id: number;
+  user_id: number;
+  verdict: 'approved' | 'rejected';
+  created_at: Timestamp;
+}
+
+export interface ChangeRequestCommentsTable {
+  id: Generated<number>;
+  change_request_id: number;
+  user_id: number;
+  text: string;
+  created_at: Timestamp;
+}
+
+export interface ChangeRequestReviewersTable {
+  change_request_id: number;
+  user_id: number;
+}
+
 export interface DB {
   environments: EnvironmentsTable;
   projects: ProjectsTable;
@@ -377,4 +430,10 @@ export interface DB {
   personal_access_tokens: PersonalAccessTokensTable;
   public_signup_tokens: PublicSignupTokensTable;
   public_signup_tokens_user: PublicSignupTokensUserTable;
+  change_request_settings: ChangeRequestSettingsTable;
+  change_requests: ChangeRequestsTable;
+  change_request_changes: ChangeRequestChangesTable;
+  change_request_reviews: ChangeRequestReviewsTable;
+  change_request_comments: ChangeRequestCommentsTable;
+  change_request_reviewers: ChangeRequestReviewersTable;
 }

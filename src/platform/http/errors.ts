@@ -18,6 +18,7 @@ export const ERROR_KINDS = {
   InvalidOperationError: 403,
   NotFoundError: 404,
   NameExistsError: 409,
+  ConflictError: 409,
   PreconditionFailedError: 412,
   PayloadTooLargeError: 413,
   ContentTypeerror: 415,

@@ -1,0 +1,70 @@
+import type { Db } from '../../platform/db/index.js';
+import { allows, type Principal } from '../../platform/http/auth.js';
+import { AppError } from '../../platform/http/errors.js';
+import type { Change, ChangeGuard } from '../changes/index.js';
+
+interface Place {
+  project: string;
+  environment: string;
+}
+
+/** Whether the caller skips change requests in every project and environment (Admins, admin tokens). */
+const skipsEverywhere = (by: Principal) =>
+  by.grants.some(
+    (g) =>
+      (g.permission === 'ADMIN' || g.permission === 'SKIP_CHANGE_REQUEST') &&
+      (!g.project || g.project === '*') &&
+      (!g.environment || g.environment === '*'),
+  );
+
+/**
+ * The project environments a change touches that require change requests: its own environment;
+ * for a change of the whole flag (dependencies, archiving, the flag-level variants), every
+ * environment of its project; for a segment, every environment where a strategy uses it.
+ */
+async function protectedPlaces(db: Db, change: Change): Promise<Place[]> {
+  if ('environment' in change) {
+    return db
+      .selectFrom('change_request_settings')
+      .select(['project', 'environment'])
+      .where('project', '=', change.project)
+      .where('environment', '=', change.environment)
+      .execute();
+  }
+  if ('project' in change) {
+    return db
+      .selectFrom('change_request_settings as s')
+      .innerJoin('project_environments as pe', (j) =>
+        j.onRef('pe.project_id', '=', 's.project').onRef('pe.environment_name', '=', 's.environment'),
+      )
+      .select(['s.project', 's.environment'])
+      .where('s.project', '=', change.project)
+      .orderBy('s.environment')
+      .execute();
+  }
+  return db
+    .selectFrom('change_request_settings as s')
+    .innerJoin('features as f', 'f.project', 's.project')
+    .innerJoin('feature_strategies as fs', (j) =>
+      j.onRef('fs.feature_name', '=', 'f.name').onRef('fs.environment', '=', 's.environment'),
+    )
+    .innerJoin('feature_strategy_segment as fss', 'fss.feature_strategy_id', 'fs.id')
+    .select(['s.project', 's.environment'])
+    .distinct()
+    .where('fss.segment_id', '=', change.payload.id)
+    .orderBy('s.project')
+    .orderBy('s.environment')
+    .execute();
+}
+
+/** The change requests' gate on direct configuration writes (ChangeGuard, src/features/changes/). */
+export const changeRequestGate: ChangeGuard = async (db, change, { by }) => {
+  if (skipsEverywhere(by)) return;
+  const places = await protectedPlaces(db, change);
+  const blocked = places.find((p) => !allows(by, 'SKIP_CHANGE_REQUEST', p.project, p.environment));
+  if (!blocked) return;
+  throw new AppError(
+    'NoAccessError',
+    `Change requests are required in the "${blocked.environment}" environment of project "${blocked.project}": add this change to a change request, or ask for the "SKIP_CHANGE_REQUEST" permission there.`,
+  );
+};

@@ -1,0 +1,321 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp, uniqueName } from '../../../test/harness.js';
+import { asUser, createUser, login } from '../../../test/people.js';
+
+/**
+ * Change requests through the API as two people use them: a Member proposes changes in an
+ * environment that requires them, an Owner reviews and applies; the flag changes only then, and
+ * every step is on the record.
+ */
+let t: TestApp;
+beforeAll(async () => {
+  t = await startTestApp();
+});
+afterAll(() => t.close());
+
+interface Team {
+  project: string;
+  flag: string;
+  author: Record<string, string | undefined>;
+  approver: Record<string, string | undefined>;
+  second: Record<string, string | undefined>;
+  base: string;
+}
+
+/** A project whose production requires `approvals` approvals, a flag in it, a Member and two Owners. */
+async function team(approvals = 1): Promise<Team> {
+  const project = uniqueName('cr');
+  expect((await t.send('POST', '/api/admin/projects', { id: project, name: project })).statusCode).toBe(201);
+  const flag = uniqueName('crflag');
+  expect((await t.send('POST', `/api/admin/projects/${project}/features`, { name: flag })).statusCode).toBe(
+    200,
+  );
+  const person = async (role: number) => {
+    const user = await createUser(t, 'Viewer');
+    const granted = await t.send('POST', `/api/admin/projects/${project}/access`, {
+      roles: [role],
+      users: [{ id: user.id }],
+    });
+    expect(granted.statusCode).toBe(200);
+    return asUser(await login(t, user.username));
+  };
+  const configured = await t.send(
+    'PUT',
+    `/api/admin/projects/${project}/environments/production/change-requests/config`,
+    { changeRequestsEnabled: true, requiredApprovals: approvals },
+  );
+  expect(configured.statusCode).toBe(204);
+  return {
+    project,
+    flag,
+    author: await person(5),
+    approver: await person(4),
+    second: await person(4),
+    base: `/api/admin/projects/${project}/change-requests`,
+  };
+}
+
+const envOf = async (team: Team, environment = 'production') =>
+  (
+    await t.send(
+      'GET',
+      `/api/admin/projects/${team.project}/features/${team.flag}/environments/${environment}`,
+    )
+  ).json();
+
+async function propose(team: Team, changes: unknown) {
+  const res = await t.send(
+    'POST',
+    `/api/admin/projects/${team.project}/environments/production/change-requests`,
+    changes,
+    team.author,
+  );
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json();
+}
+
+const move = (team: Team, id: number, state: string, who: Record<string, string | undefined>, extra = {}) =>
+  t.send('PUT', `${team.base}/${id}/state`, { state, ...extra }, who);
+
+async function eventsOf(project: string) {
+  return t.database.session((run) =>
+    run(`SELECT type, feature_name, environment, data FROM events WHERE project = $1 ORDER BY id`, [project]),
+  );
+}
+
+describe('change requests', () => {
+  it('lists each environment with its setting, and records a change of it', async () => {
+    const x = await team(2);
+    const config = (await t.send('GET', `${x.base}/config`)).json();
+    expect(config).toContainEqual({
+      environment: 'production',
+      type: 'production',
+      changeRequestEnabled: true,
+      requiredApprovals: 2,
+    });
+    expect(config).toContainEqual(
+      expect.objectContaining({ environment: 'development', changeRequestEnabled: false }),
+    );
+    const path = `/api/admin/projects/${x.project}/environments/production/change-requests/config`;
+    expect(
+      (await t.send('PUT', path, { changeRequestsEnabled: true, requiredApprovals: 11 })).statusCode,
+    ).toBe(400);
+    expect(
+      (await t.send('PUT', path.replace('production', 'nowhere'), { changeRequestsEnabled: false }))
+        .statusCode,
+    ).toBe(404);
+    expect(
+      (await eventsOf(x.project)).filter((e) => e.type === 'change-request-configuration-updated'),
+    ).toEqual([
+      expect.objectContaining({
+        environment: 'production',
+        data: { changeRequestsEnabled: true, requiredApprovals: 2 },
+      }),
+    ]);
+  });
+
+  it('refuses a direct change where change requests are required, unless the caller may skip them', async () => {
+    const x = await team();
+    const on = (env: string) => `/api/admin/projects/${x.project}/features/${x.flag}/environments/${env}/on`;
+    const refused = await t.send('POST', on('production'), undefined, x.author);
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json()).toMatchObject({ name: 'NoAccessError' });
+    expect(refused.json().message).toContain('Change requests are required in the "production" environment');
+    // The project Owner does not skip them either; other environments and flag metadata are free.
+    expect((await t.send('POST', on('production'), undefined, x.approver)).statusCode).toBe(403);
+    expect((await t.send('POST', on('development'), undefined, x.author)).statusCode).toBe(200);
+    const metadata = await t.send(
+      'PUT',
+      `/api/admin/projects/${x.project}/features/${x.flag}`,
+      { description: 'still free' },
+      x.author,
+    );
+    expect(metadata.statusCode).toBe(200);
+    // Archiving touches every environment of the flag: refused too.
+    const archive = await t.send(
+      'DELETE',
+      `/api/admin/projects/${x.project}/features/${x.flag}`,
+      undefined,
+      x.author,
+    );
+    expect(archive.statusCode).toBe(403);
+    expect((await envOf(x)).enabled).toBe(false);
+    // Admins (and admin tokens) skip them.
+    expect((await t.send('POST', on('production'))).statusCode).toBe(200);
+    expect((await envOf(x)).enabled).toBe(true);
+  });
+
+  it('a Member proposes, an Owner approves and applies: the flag changes only then, every step recorded', async () => {
+    const x = await team();
+    const draft = await propose(x, [
+      { feature: x.flag, action: 'updateEnabled', payload: { enabled: true } },
+      {
+        feature: x.flag,
+        action: 'addStrategy',
+        payload: { name: 'flexibleRollout', parameters: { rollout: '30' } },
+      },
+    ]);
+    expect(draft).toMatchObject({ state: 'Draft', environment: 'production', minApprovals: 1 });
+    expect(draft.features).toEqual([
+      expect.objectContaining({
+        name: x.flag,
+        changes: [
+          expect.objectContaining({ action: 'updateEnabled' }),
+          expect.objectContaining({ action: 'addStrategy' }),
+        ],
+      }),
+    ]);
+    // One draft per person per environment: a second proposal joins it.
+    const again = await propose(x, { feature: x.flag, action: 'patchVariant', payload: { variants: [] } });
+    expect(again.id).toBe(draft.id);
+    // Others do not see a draft.
+    expect((await t.send('GET', `${x.base}/${draft.id}`, undefined, x.approver)).statusCode).toBe(404);
+
+    expect((await move(x, draft.id, 'In review', x.author)).statusCode).toBe(200);
+    const own = await move(x, draft.id, 'Approved', x.author);
+    expect(own.statusCode).toBe(403);
+    expect((await move(x, draft.id, 'Applied', x.approver)).statusCode).toBe(409);
+    const approved = await move(x, draft.id, 'Approved', x.approver);
+    expect(approved.json()).toMatchObject({ state: 'Approved', approvals: [expect.anything()] });
+    expect((await envOf(x)).enabled).toBe(false);
+
+    const applied = await move(x, draft.id, 'Applied', x.approver);
+    expect(applied.statusCode, applied.body).toBe(200);
+    expect(applied.json().state).toBe('Applied');
+    const env = await envOf(x);
+    expect(env.enabled).toBe(true);
+    // Turned on without a strategy, it got the default one first, as a direct toggle does.
+    expect(env.strategies).toHaveLength(2);
+    expect(env.strategies[1]).toMatchObject({ name: 'flexibleRollout', parameters: { rollout: '30' } });
+
+    const events = await eventsOf(x.project);
+    expect(events.map((e) => e.type).slice(6)).toEqual([
+      'change-request-created',
+      'change-added',
+      'change-added',
+      'change-added',
+      'change-request-sent-to-review',
+      'change-request-approval-added',
+      'change-request-approved',
+      // The default strategy the toggle adds, the toggle, the proposed strategy.
+      'feature-strategy-add',
+      'feature-environment-enabled',
+      'feature-strategy-add',
+      'change-request-applied',
+    ]);
+    // The changes it applied name the request.
+    for (const e of events.filter(
+      (e) => String(e.type).startsWith('feature-') && e.type !== 'feature-created',
+    ))
+      expect(e.data).toMatchObject({ changeRequestId: draft.id });
+    const counts = (await t.send('GET', `${x.base}/count`)).json();
+    expect(counts).toMatchObject({ applied: 1, total: 1 });
+  });
+
+  it('shows a change whose target moved as a conflict, and applies nothing while it stands', async () => {
+    const x = await team();
+    const strategies = `/api/admin/projects/${x.project}/features/${x.flag}/environments/production/strategies`;
+    const strategy = (await t.send('POST', strategies, { name: 'default' })).json();
+    const draft = await propose(x, [
+      { feature: x.flag, action: 'updateEnabled', payload: { enabled: true } },
+      {
+        feature: x.flag,
+        action: 'updateStrategy',
+        payload: { id: strategy.id, name: 'default', title: 'proposed' },
+      },
+    ]);
+    // It was made against the strategy as it was.
+    expect(draft.features[0].changes[1].payload.snapshot).toMatchObject({ id: strategy.id, title: null });
+    await move(x, draft.id, 'In review', x.author);
+    await move(x, draft.id, 'Approved', x.approver);
+    // An Admin edits the strategy meanwhile.
+    expect(
+      (await t.send('PUT', `${strategies}/${strategy.id}`, { name: 'default', title: 'direct' })).statusCode,
+    ).toBe(200);
+    const seen = (await t.send('GET', `${x.base}/${draft.id}`, undefined, x.approver)).json();
+    expect(seen.features[0].changes[0].conflict).toBeUndefined();
+    expect(seen.features[0].changes[1].conflict).toContain('changed since');
+    const refused = await move(x, draft.id, 'Applied', x.approver);
+    expect(refused.statusCode).toBe(409);
+    expect((await envOf(x)).enabled).toBe(false);
+    expect((await t.send('GET', `${strategies}/${strategy.id}`)).json().title).toBe('direct');
+    // Discarding the conflicting change sends it back to Draft, without its approval.
+    const changeId = seen.features[0].changes[1].id;
+    expect(
+      (await t.send('DELETE', `${x.base}/${draft.id}/changes/${changeId}`, undefined, x.author)).statusCode,
+    ).toBe(200);
+    const after = (await t.send('GET', `${x.base}/${draft.id}`, undefined, x.author)).json();
+    expect(after).toMatchObject({ state: 'Draft', approvals: [] });
+  });
+
+  it('needs as many distinct approvals as configured; concurrent approvals and apply or cancel have one outcome', async () => {
+    const x = await team(2);
+    const draft = await propose(x, { feature: x.flag, action: 'updateEnabled', payload: { enabled: true } });
+    await move(x, draft.id, 'In review', x.author);
+    const approvals = await Promise.all([
+      move(x, draft.id, 'Approved', x.approver),
+      move(x, draft.id, 'Approved', x.second),
+    ]);
+    expect(approvals.map((r) => r.statusCode)).toEqual([200, 200]);
+    const state = (await t.send('GET', `${x.base}/${draft.id}`, undefined, x.author)).json();
+    expect(state).toMatchObject({ state: 'Approved', approvals: [expect.anything(), expect.anything()] });
+    const outcomes = await Promise.all([
+      move(x, draft.id, 'Applied', x.approver),
+      move(x, draft.id, 'Cancelled', x.author),
+    ]);
+    expect(outcomes.map((r) => r.statusCode).sort()).toEqual([200, 409]);
+    const final = (await t.send('GET', `${x.base}/${draft.id}`, undefined, x.author)).json().state;
+    expect((await envOf(x)).enabled).toBe(final === 'Applied');
+    const events = (await eventsOf(x.project)).map((e) => e.type);
+    expect(events.filter((e) => e === 'change-request-approved')).toHaveLength(1);
+    expect(
+      events.filter((e) => e === 'change-request-applied' || e === 'change-request-cancelled'),
+    ).toHaveLength(1);
+  });
+
+  it('refuses bad input with the documented errors and stores nothing', async () => {
+    const x = await team();
+    const add = (body: unknown, env = 'production') =>
+      t.send('POST', `/api/admin/projects/${x.project}/environments/${env}/change-requests`, body, x.author);
+    expect((await add({ feature: x.flag, action: 'dropTables', payload: {} })).statusCode).toBe(400);
+    expect(
+      (await add({ feature: x.flag, action: 'updateEnabled', payload: { enabled: 'yes' } })).statusCode,
+    ).toBe(400);
+    expect(
+      (await add({ feature: 'no-such-flag', action: 'updateEnabled', payload: { enabled: true } }))
+        .statusCode,
+    ).toBe(404);
+    expect(
+      (await add({ feature: x.flag, action: 'deleteStrategy', payload: { id: 'nope' } })).statusCode,
+    ).toBe(404);
+    expect(
+      (
+        await add({ feature: x.flag, action: 'updateEnabled', payload: { enabled: true } }, 'development')
+      ).json(),
+    ).toMatchObject({
+      name: 'InvalidOperationError',
+    });
+    expect(
+      (await add({ feature: x.flag, action: 'updateEnabled', payload: { enabled: true } }, 'nowhere'))
+        .statusCode,
+    ).toBe(404);
+    // An API token is not a person.
+    const byToken = await t.send(
+      'POST',
+      `/api/admin/projects/${x.project}/environments/production/change-requests`,
+      {
+        feature: x.flag,
+        action: 'updateEnabled',
+        payload: { enabled: true },
+      },
+    );
+    expect(byToken.statusCode).toBe(403);
+    expect((await t.send('GET', `${x.base}/999999`, undefined, x.author)).statusCode).toBe(404);
+    expect((await t.send('GET', x.base, undefined, x.author)).json()).toEqual([]);
+    expect(
+      (await eventsOf(x.project)).filter(
+        (e) => String(e.type).startsWith('change-') && e.type !== 'change-request-configuration-updated',
+      ),
+    ).toEqual([]);
+  });
+});

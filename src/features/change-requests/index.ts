@@ -1,0 +1,2 @@
+export { changeRequestGate } from './change-requests.guard.js';
+export { changeRequestRoutes } from './change-requests.routes.js';
