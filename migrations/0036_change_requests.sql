@@ -21,8 +21,10 @@ CREATE TABLE change_requests (
   created_at timestamptz NOT NULL DEFAULT now(),
   -- The most recent time the request entered each state it has been in: {"Draft": "<iso>", ...}.
   state_timestamps jsonb NOT NULL DEFAULT '{}',
-  -- While Scheduled: when it is to be applied, and what became of the schedule.
+  -- While Scheduled: when it is to be applied, who scheduled it (it applies as them, with their
+  -- permissions then), and what became of the schedule.
   scheduled_at timestamptz,
+  scheduled_by_user_id integer REFERENCES users (id),
   schedule_status text CHECK (schedule_status IN ('pending', 'failed', 'suspended')),
   schedule_reason text,
   CHECK ((state = 'Scheduled') = (scheduled_at IS NOT NULL AND schedule_status IS NOT NULL))

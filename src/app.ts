@@ -6,7 +6,7 @@ import type { Deps } from './deps.js';
 import { apiTokenRoutes, edgeValidateRoutes, tokenResolver } from './features/access/index.js';
 import { addonRoutes } from './features/addons/index.js';
 import { applicationRoutes } from './features/applications/index.js';
-import { changeRequestRoutes } from './features/change-requests/index.js';
+import { changeRequestRoutes, startChangeRequestScheduler } from './features/change-requests/index.js';
 import {
   answerNotModifiedEarly,
   clientApiRoutes,
@@ -114,6 +114,14 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
       stopRetention = startRetentionJob(deps, retentionEvery, app.log);
     });
     app.addHook('onClose', async () => stopRetention?.());
+  }
+  const scheduledEvery = deps.config.SCHEDULED_CHANGES_CHECK_SECONDS * 1000;
+  let stopScheduler: (() => Promise<void>) | undefined;
+  if (scheduledEvery > 0) {
+    app.addHook('onReady', async () => {
+      stopScheduler = startChangeRequestScheduler({ deps, changes }, scheduledEvery, app.log);
+    });
+    app.addHook('onClose', async () => stopScheduler?.());
   }
 
   // Maintenance mode refuses configuration writes, after authentication and permission checks.

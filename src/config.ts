@@ -70,6 +70,8 @@ const EnvSchema = Type.Object({
   INIT_ADMIN_PASSWORD: Type.Optional(Type.String({ minLength: 1 })),
   /** How often flags past their type's expected lifetime are marked potentially stale; 0 = never. */
   STALENESS_CHECK_SECONDS: Type.Integer({ minimum: 0, default: 60 }),
+  /** How often scheduled change requests that are due are applied (one instance at a time); 0 = never. */
+  SCHEDULED_CHANGES_CHECK_SECONDS: Type.Integer({ minimum: 0, default: 10 }),
   /** How often integrations (addons) look for new events to deliver; 0 = never (docs/adr/0013). */
   ADDON_DELIVERY_SECONDS: Type.Number({ minimum: 0, default: 1 }),
   /**
@@ -177,6 +179,8 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     ADDON_DELIVERY_SECONDS: 0,
     // Tests run the retention job themselves, at the clock they set.
     RETENTION_CHECK_SECONDS: 0,
+    // Tests apply due scheduled change requests themselves, at the clock they set.
+    SCHEDULED_CHANGES_CHECK_SECONDS: 0,
     // Reports are written before their answer, so a test reads them at once.
     METRICS_BATCH_MS: 0,
     ...overrides,

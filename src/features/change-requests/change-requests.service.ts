@@ -76,7 +76,7 @@ async function requireProjectEnvironment(db: Db, project: string, environment: s
 }
 
 /** Every `change-request-*` and `change-*` event: the request's id, project and environment. */
-async function record(
+export async function record(
   db: Db,
   type: string,
   r: Pick<RequestRow, 'id' | 'project' | 'environment' | 'title'>,
@@ -339,7 +339,7 @@ function notAuthor(by: Principal, r: RequestRow, what: string) {
  * Applies the request's changes in the caller's transaction, through the one applier, all or
  * nothing; their events carry the request's id. A change whose target moved fails the whole.
  */
-async function applyChanges(ctx: Ctx, tx: Db, r: RequestRow, by: Principal) {
+export async function applyChanges(ctx: Ctx, tx: Db, r: RequestRow, by: Principal) {
   const rows = await listChanges(tx, [r.id]);
   await ctx.changes.applyIn(
     tx,
@@ -404,7 +404,7 @@ export async function changeState(ctx: Ctx, project: string, id: number, body: S
         if (r.state !== 'Approved' && r.state !== 'Scheduled') throw wrongState(r, 'scheduled');
         needs(by, APPLY, r);
         const at = new Date(body.scheduledAt as string);
-        await setState(tx, r.id, 'Scheduled', now, { at, status: 'pending', reason: null });
+        await setState(tx, r.id, 'Scheduled', now, { at, by: userId, status: 'pending', reason: null });
         await record(tx, 'change-request-scheduled', r, by, { scheduledDate: at.toISOString() });
         break;
       }

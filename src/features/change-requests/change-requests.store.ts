@@ -17,6 +17,7 @@ export interface RequestRow {
   scheduledAt: Date | null;
   scheduleStatus: 'pending' | 'failed' | 'suspended' | null;
   scheduleReason: string | null;
+  scheduledByUserId: number | null;
 }
 
 export interface ChangeRow {
@@ -48,6 +49,7 @@ const requestColumns = [
   'scheduled_at as scheduledAt',
   'schedule_status as scheduleStatus',
   'schedule_reason as scheduleReason',
+  'scheduled_by_user_id as scheduledByUserId',
 ] as const;
 
 /** The environments of the project in display order, with their change request setting. */
@@ -286,7 +288,7 @@ export async function setState(
   id: number,
   state: ChangeRequestState,
   now: Date,
-  schedule?: { at: Date; status: 'pending' | 'failed' | 'suspended'; reason: string | null },
+  schedule?: { at: Date; by: number; status: 'pending' | 'failed' | 'suspended'; reason: string | null },
 ) {
   await db
     .updateTable('change_requests')
@@ -294,6 +296,7 @@ export async function setState(
       state,
       state_timestamps: sql`state_timestamps || jsonb_build_object(${state}::text, ${now.toISOString()}::text)`,
       scheduled_at: schedule?.at ?? null,
+      scheduled_by_user_id: schedule?.by ?? null,
       schedule_status: schedule?.status ?? null,
       schedule_reason: schedule?.reason ?? null,
     })
@@ -425,6 +428,15 @@ export async function dueRequests(db: Db, now: Date, limit: number) {
     .where('scheduled_at', '<=', now)
     .orderBy('scheduled_at')
     .limit(limit)
+    .execute();
+}
+
+/** What became of a schedule whose time came without it applying. */
+export async function setScheduleOutcome(db: Db, id: number, status: 'failed' | 'suspended', reason: string) {
+  await db
+    .updateTable('change_requests')
+    .set({ schedule_status: status, schedule_reason: reason })
+    .where('id', '=', id)
     .execute();
 }
 

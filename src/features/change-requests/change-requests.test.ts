@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp, uniqueName } from '../../../test/harness.js';
 import { asUser, createUser, login } from '../../../test/people.js';
+import { changes } from '../../changes.js';
+import { testConfig } from '../../config.js';
+import { applyDueChangeRequests } from './index.js';
 
 /**
  * Change requests through the API as two people use them: a Member proposes changes in an
@@ -8,9 +11,14 @@ import { asUser, createUser, login } from '../../../test/people.js';
  * every step is on the record.
  */
 let t: TestApp;
+let clock = Date.now();
+const now = () => new Date(clock);
 beforeAll(async () => {
-  t = await startTestApp();
+  t = await startTestApp({ now });
 });
+/** One round of the scheduler, as the job runs it, at the test's clock. */
+const scheduler = () =>
+  applyDueChangeRequests({ deps: { database: t.database, config: testConfig(), now }, changes });
 afterAll(() => t.close());
 
 interface Team {
@@ -18,6 +26,7 @@ interface Team {
   flag: string;
   author: Record<string, string | undefined>;
   approver: Record<string, string | undefined>;
+  approverId: number;
   second: Record<string, string | undefined>;
   base: string;
 }
@@ -30,8 +39,10 @@ async function team(approvals = 1): Promise<Team> {
   expect((await t.send('POST', `/api/admin/projects/${project}/features`, { name: flag })).statusCode).toBe(
     200,
   );
+  const ids: number[] = [];
   const person = async (role: number) => {
     const user = await createUser(t, 'Viewer');
+    ids.push(user.id);
     const granted = await t.send('POST', `/api/admin/projects/${project}/access`, {
       roles: [role],
       users: [{ id: user.id }],
@@ -50,6 +61,7 @@ async function team(approvals = 1): Promise<Team> {
     flag,
     author: await person(5),
     approver: await person(4),
+    approverId: ids[1] as number,
     second: await person(4),
     base: `/api/admin/projects/${project}/change-requests`,
   };
@@ -317,5 +329,80 @@ describe('change requests', () => {
         (e) => String(e.type).startsWith('change-') && e.type !== 'change-request-configuration-updated',
       ),
     ).toEqual([]);
+  });
+
+  it('applies a scheduled request when its time comes, as the person who scheduled it', async () => {
+    const x = await team();
+    const draft = await propose(x, { feature: x.flag, action: 'updateEnabled', payload: { enabled: true } });
+    await move(x, draft.id, 'In review', x.author);
+    await move(x, draft.id, 'Approved', x.approver);
+    const past = await move(x, draft.id, 'Scheduled', x.approver, {
+      scheduledAt: new Date(clock - 1000).toISOString(),
+    });
+    expect(past.statusCode).toBe(400);
+    const at = new Date(clock + 60_000).toISOString();
+    const scheduled = await move(x, draft.id, 'Scheduled', x.approver, { scheduledAt: at });
+    expect(scheduled.json()).toMatchObject({
+      state: 'Scheduled',
+      schedule: { status: 'pending', scheduledAt: at },
+    });
+
+    await scheduler();
+    expect((await envOf(x)).enabled).toBe(false);
+    clock += 61_000;
+    await scheduler();
+    expect((await envOf(x)).enabled).toBe(true);
+    expect((await t.send('GET', `${x.base}/${draft.id}`, undefined, x.author)).json().state).toBe('Applied');
+    const events = await eventsOf(x.project);
+    expect(events.filter((e) => e.type === 'change-request-scheduled-application-success')).toHaveLength(1);
+    expect(events.find((e) => e.type === 'feature-environment-enabled')?.data).toMatchObject({
+      changeRequestId: draft.id,
+    });
+  });
+
+  it('suspends a schedule whose scheduler may no longer apply, and fails one whose change conflicts', async () => {
+    const x = await team();
+    const strategies = `/api/admin/projects/${x.project}/features/${x.flag}/environments/production/strategies`;
+    const strategy = (await t.send('POST', strategies, { name: 'default' })).json();
+    const schedule = async (change: unknown) => {
+      const draft = await propose(x, change);
+      await move(x, draft.id, 'In review', x.author);
+      await move(x, draft.id, 'Approved', x.approver);
+      const at = new Date(clock + 60_000).toISOString();
+      expect((await move(x, draft.id, 'Scheduled', x.approver, { scheduledAt: at })).statusCode).toBe(200);
+      return draft.id as number;
+    };
+    const conflicting = await schedule({
+      feature: x.flag,
+      action: 'updateStrategy',
+      payload: { id: strategy.id, name: 'default', title: 'scheduled' },
+    });
+    expect(
+      (await t.send('PUT', `${strategies}/${strategy.id}`, { name: 'default', title: 'direct' })).statusCode,
+    ).toBe(200);
+    clock += 61_000;
+    await scheduler();
+    const failed = (await t.send('GET', `${x.base}/${conflicting}`, undefined, x.author)).json();
+    expect(failed).toMatchObject({ state: 'Scheduled', schedule: { status: 'failed' } });
+    expect(failed.schedule.reason).toContain('changed since');
+    expect((await t.send('GET', `${strategies}/${strategy.id}`)).json().title).toBe('direct');
+
+    const suspended = await schedule({
+      feature: x.flag,
+      action: 'updateEnabled',
+      payload: { enabled: true },
+    });
+    const removed = await t.send('DELETE', `/api/admin/projects/${x.project}/users/${x.approverId}/roles`);
+    expect(removed.statusCode).toBe(200);
+    clock += 61_000;
+    await scheduler();
+    expect((await t.send('GET', `${x.base}/${suspended}`, undefined, x.author)).json()).toMatchObject({
+      state: 'Scheduled',
+      schedule: { status: 'suspended' },
+    });
+    expect((await envOf(x)).enabled).toBe(false);
+    const types = (await eventsOf(x.project)).map((e) => e.type);
+    expect(types.filter((e) => e === 'change-request-scheduled-application-failure')).toHaveLength(1);
+    expect(types.filter((e) => e === 'change-request-schedule-suspended')).toHaveLength(1);
   });
 });

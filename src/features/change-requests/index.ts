@@ -1,2 +1,3 @@
 export { changeRequestGate } from './change-requests.guard.js';
 export { changeRequestRoutes } from './change-requests.routes.js';
+export { applyDueChangeRequests, startChangeRequestScheduler } from './change-requests.schedule.js';

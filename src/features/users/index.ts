@@ -2,7 +2,14 @@ export { hashPassword, verifyPassword } from './password.hash.js';
 export { serviceAccountRoutes } from './service-accounts.routes.js';
 export { sessionRoutes } from './sessions.routes.js';
 export { sessionTtlMs } from './sessions.service.js';
-export { grantsOfUser, hashSecret, PAT_PREFIX, SESSION_COOKIE, userResolver } from './users.auth.js';
+export {
+  grantsOfUser,
+  hashSecret,
+  PAT_PREFIX,
+  SESSION_COOKIE,
+  userDisplayName,
+  userResolver,
+} from './users.auth.js';
 export { ensureAdminUser } from './users.init.js';
 export { userRoutes } from './users.routes.js';
 export { type User, UserSchema } from './users.schemas.js';

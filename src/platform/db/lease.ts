@@ -10,6 +10,7 @@ export const JOB_LEASES = {
   clientDataRetention: 42420102,
   addonDelivery: 42420124,
   projectHealthHistory: 42420125,
+  scheduledChangeRequests: 42420126,
 } as const;
 
 /**

@@ -358,6 +358,7 @@ export interface ChangeRequestsTable {
   created_at: Timestamp;
   state_timestamps: JsonDefault<Record<string, string>>;
   scheduled_at: NullableTimestamp;
+  scheduled_by_user_id: number | null;
   schedule_status: 'pending' | 'failed' | 'suspended' | null;
   schedule_reason: string | null;
 }

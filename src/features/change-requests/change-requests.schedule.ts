@@ -1,0 +1,84 @@
+import { sql } from 'kysely';
+import { JOB_LEASES, transaction, tryJobLease } from '../../platform/db/index.js';
+import { translateDbError } from '../../platform/db/pg-errors.js';
+import { allows, type Principal } from '../../platform/http/auth.js';
+import { AppError } from '../../platform/http/errors.js';
+import { repeatEvery } from '../../platform/jobs.js';
+import { findUsers, grantsOfUser, userDisplayName } from '../users/index.js';
+import { applyChanges, type Ctx, record } from './change-requests.service.js';
+import { dueRequests, findRequest, setScheduleOutcome, setState } from './change-requests.store.js';
+
+/** How many due requests one round applies (the rest wait for the next round). */
+const ROUND = 20;
+
+/**
+ * One round of the scheduler: every Scheduled request whose time has come is applied as the
+ * person who scheduled it, with their permissions now. Of several instances on one database only
+ * one runs a round (a transaction lease); each request applies under its own savepoint, so one
+ * that fails leaves the others. Outcomes, each with its event:
+ * - applied: `change-request-scheduled-application-success`, state Applied;
+ * - that person is gone or may no longer apply there: suspended (`change-request-schedule-suspended`);
+ * - a change cannot apply (its target moved, a rule refuses it): failed, with the reason
+ *   (`change-request-scheduled-application-failure`). Suspended and failed requests stay
+ *   Scheduled until rescheduled, applied now or cancelled.
+ * Returns how many requests it applied.
+ */
+export async function applyDueChangeRequests(ctx: Ctx): Promise<number> {
+  return transaction(ctx.deps.database.db, async (tx) => {
+    if (!(await tryJobLease(tx, JOB_LEASES.scheduledChangeRequests))) return 0;
+    const now = ctx.deps.now();
+    let applied = 0;
+    for (const due of await dueRequests(tx, now, ROUND)) {
+      const r = await findRequest(tx, due.project, due.id, true);
+      if (!r || r.state !== 'Scheduled' || r.scheduleStatus !== 'pending') continue;
+      const by = await scheduler(tx, r.scheduledByUserId);
+      if (!by || !allows(by, 'APPLY_CHANGE_REQUEST', r.project, r.environment)) {
+        const reason = by
+          ? `${by.name} may no longer apply change requests in "${r.environment}".`
+          : 'The person who scheduled it is no longer a user.';
+        await setScheduleOutcome(tx, r.id, 'suspended', reason);
+        await record(tx, 'change-request-schedule-suspended', r, by ?? SYSTEM, { reason });
+        continue;
+      }
+      await sql`SAVEPOINT scheduled_change_request`.execute(tx);
+      try {
+        await applyChanges(ctx, tx, r, by);
+        await setState(tx, r.id, 'Applied', now);
+        await record(tx, 'change-request-scheduled-application-success', r, by);
+        await sql`RELEASE SAVEPOINT scheduled_change_request`.execute(tx);
+        applied += 1;
+      } catch (error) {
+        const refused = translateDbError(error);
+        // A database that is away is not the request's fault: the round fails, the request waits.
+        if (!(refused instanceof AppError) || refused.status >= 500) throw refused;
+        await sql`ROLLBACK TO SAVEPOINT scheduled_change_request`.execute(tx);
+        await setScheduleOutcome(tx, r.id, 'failed', refused.message);
+        await record(tx, 'change-request-scheduled-application-failure', r, by, { reason: refused.message });
+      }
+    }
+    return applied;
+  });
+}
+
+/** Who the service records as the author of what it does by itself, as Unleash does. */
+const SYSTEM: Principal = { name: 'unleash_system_user', userId: -1337, kind: 'admin-token', grants: [] };
+
+async function scheduler(
+  db: Ctx['deps']['database']['db'],
+  userId: number | null,
+): Promise<Principal | undefined> {
+  if (userId === null) return undefined;
+  const [user] = await findUsers(db, [userId]);
+  const grants = user && (await grantsOfUser(db, userId));
+  if (!user || !grants) return undefined;
+  return { name: userDisplayName(user), userId, kind: 'user', grants };
+}
+
+/** Runs the scheduler every `intervalMs` until the returned function is called. */
+export function startChangeRequestScheduler(
+  ctx: Ctx,
+  intervalMs: number,
+  log: { error: (obj: unknown, msg: string) => void },
+): () => Promise<void> {
+  return repeatEvery(intervalMs, () => applyDueChangeRequests(ctx), log, 'scheduled change requests');
+}
