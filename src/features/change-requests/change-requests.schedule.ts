@@ -1,4 +1,3 @@
-import { sql } from 'kysely';
 import { JOB_LEASES, transaction, tryJobLease } from '../../platform/db/index.js';
 import { translateDbError } from '../../platform/db/pg-errors.js';
 import { allows, type Principal } from '../../platform/http/auth.js';
@@ -6,7 +5,13 @@ import { AppError } from '../../platform/http/errors.js';
 import { repeatEvery } from '../../platform/jobs.js';
 import { findUsers, grantsOfUser, userDisplayName } from '../users/index.js';
 import { applyChanges, type Ctx, record } from './change-requests.service.js';
-import { dueRequests, findRequest, setScheduleOutcome, setState } from './change-requests.store.js';
+import {
+  dueRequests,
+  findRequest,
+  setScheduleOutcome,
+  setState,
+  underSavepoint,
+} from './change-requests.store.js';
 
 /** How many due requests one round applies (the rest wait for the next round). */
 const ROUND = 20;
@@ -30,7 +35,7 @@ export async function applyDueChangeRequests(ctx: Ctx): Promise<number> {
     let applied = 0;
     for (const due of await dueRequests(tx, now, ROUND)) {
       const r = await findRequest(tx, due.project, due.id, true);
-      if (!r || r.state !== 'Scheduled' || r.scheduleStatus !== 'pending') continue;
+      if (r?.state !== 'Scheduled' || r.scheduleStatus !== 'pending') continue;
       const by = await scheduler(tx, r.scheduledByUserId);
       if (!by || !allows(by, 'APPLY_CHANGE_REQUEST', r.project, r.environment)) {
         const reason = by
@@ -40,18 +45,17 @@ export async function applyDueChangeRequests(ctx: Ctx): Promise<number> {
         await record(tx, 'change-request-schedule-suspended', r, by ?? SYSTEM, { reason });
         continue;
       }
-      await sql`SAVEPOINT scheduled_change_request`.execute(tx);
       try {
-        await applyChanges(ctx, tx, r, by);
-        await setState(tx, r.id, 'Applied', now);
-        await record(tx, 'change-request-scheduled-application-success', r, by);
-        await sql`RELEASE SAVEPOINT scheduled_change_request`.execute(tx);
+        await underSavepoint(tx, async () => {
+          await applyChanges(ctx, tx, r, by);
+          await setState(tx, r.id, 'Applied', now);
+          await record(tx, 'change-request-scheduled-application-success', r, by);
+        });
         applied += 1;
       } catch (error) {
         const refused = translateDbError(error);
         // A database that is away is not the request's fault: the round fails, the request waits.
         if (!(refused instanceof AppError) || refused.status >= 500) throw refused;
-        await sql`ROLLBACK TO SAVEPOINT scheduled_change_request`.execute(tx);
         await setScheduleOutcome(tx, r.id, 'failed', refused.message);
         await record(tx, 'change-request-scheduled-application-failure', r, by, { reason: refused.message });
       }

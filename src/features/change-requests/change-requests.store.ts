@@ -446,3 +446,19 @@ export async function tagEvents(db: Db, requestId: number) {
     UPDATE events SET data = coalesce(data, '{}'::jsonb) || jsonb_build_object('changeRequestId', ${requestId}::int)
     WHERE tx = pg_current_xact_id()`.execute(db);
 }
+
+/**
+ * Runs `fn` under a savepoint of the caller's transaction: when it throws, what it wrote is rolled
+ * back and the transaction goes on (the error is rethrown for the caller to record).
+ */
+export async function underSavepoint<T>(db: Db, fn: () => Promise<T>): Promise<T> {
+  await sql`SAVEPOINT change_request`.execute(db);
+  try {
+    const result = await fn();
+    await sql`RELEASE SAVEPOINT change_request`.execute(db);
+    return result;
+  } catch (error) {
+    await sql`ROLLBACK TO SAVEPOINT change_request`.execute(db);
+    throw error;
+  }
+}
