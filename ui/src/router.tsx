@@ -25,6 +25,8 @@ const ProjectSettingsPage = lazy(() => import('./pages/ProjectSettings'));
 const ProjectStatusPage = lazy(() => import('./pages/ProjectStatus'));
 const ArchivePage = lazy(() => import('./pages/Archive'));
 const SignupPage = lazy(() => import('./pages/Signup'));
+const ChangeRequestsPage = lazy(() => import('./pages/ChangeRequests'));
+const ChangeRequestPage = lazy(() => import('./pages/ChangeRequest'));
 
 const page = (Page: React.ComponentType) => (
   <Suspense fallback={<Loading />}>
@@ -56,6 +58,8 @@ export const router = createBrowserRouter(
         },
         { path: 'projects/:projectId/settings', element: page(ProjectSettingsPage) },
         { path: 'projects/:projectId/status', element: page(ProjectStatusPage) },
+        { path: 'projects/:projectId/change-requests', element: page(ChangeRequestsPage) },
+        { path: 'projects/:projectId/change-requests/:id', element: page(ChangeRequestPage) },
         { path: 'archive', element: page(ArchivePage) },
         { path: 'projects/:projectId/flags/:flagName', element: page(FlagPage) },
         { path: 'applications', element: page(ApplicationsPage) },

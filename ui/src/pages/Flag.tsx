@@ -3,6 +3,13 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { del, enc, getTagged, notifyDone, notifyError, post, put, type Tagged } from '../api';
+import {
+  changeCount,
+  useChangeRequestConfig,
+  useNeedsChangeRequest,
+  usePendingChangeRequests,
+  useProposeChange,
+} from '../changeRequests';
 import { Empty, ErrorState, Loading, OFF_COLOR, ON_COLOR } from '../components';
 import { describeConstraint } from '../constraints';
 import { keys, useFlag, useSegments } from '../queries';
@@ -56,6 +63,7 @@ export default function FlagPage() {
       <Text size="sm" c="dimmed">
         Created {new Date(f.createdAt).toLocaleString()} · impression data {f.impressionData ? 'on' : 'off'}
       </Text>
+      <PendingChanges projectId={projectId} flagName={f.name} />
       <LifecycleStepper projectId={projectId} flag={f} />
       <Stack gap={4}>
         <FlagTags projectId={projectId} flagName={f.name} tags={f.tags ?? []} />
@@ -77,6 +85,30 @@ export default function FlagPage() {
   );
 }
 
+/** The caller's drafts ("Review changes") and the open change requests that change this flag. */
+function PendingChanges({ projectId, flagName }: { projectId: string; flagName: string }) {
+  const pending = usePendingChangeRequests(projectId);
+  const mine = (pending.data ?? []).filter((r) => r.features.some((f) => f.name === flagName));
+  if (mine.length === 0) return null;
+  return (
+    <Group gap="xs" aria-label="Pending change requests">
+      {mine.map((r) => (
+        <Button
+          key={r.id}
+          component={Link}
+          size="xs"
+          variant={r.state === 'Draft' ? 'filled' : 'light'}
+          to={`/projects/${enc(projectId)}/change-requests/${r.id}`}
+        >
+          {r.state === 'Draft'
+            ? `Review changes (${changeCount(r)}) in ${r.environment}`
+            : `Change request #${r.id} (${r.state}) in ${r.environment}`}
+        </Button>
+      ))}
+    </Group>
+  );
+}
+
 function EnvironmentCard(props: {
   projectId: string;
   flagName: string;
@@ -90,19 +122,33 @@ function EnvironmentCard(props: {
   // The strategy being edited, as read when its editor opened, with its ETag.
   const [editing, setEditing] = useState<Tagged<Strategy> | 'new' | null>(null);
   const base = `api/admin/projects/${enc(projectId)}/features/${enc(flagName)}/environments/${enc(env.name)}`;
+  // Where change requests are required, edits here go into the caller's draft instead.
+  const required = useChangeRequestConfig(projectId).data?.find(
+    (c) => c.environment === env.name,
+  )?.changeRequestEnabled;
+  const viaDraft = useNeedsChangeRequest(projectId)(env.name);
+  const propose = useProposeChange(projectId);
+  const proposed = () => notifyDone(`Added to your change request for ${env.name}.`);
   const refresh = () =>
     Promise.all([
       client.invalidateQueries({ queryKey: keys.flag(projectId, flagName) }),
       client.invalidateQueries({ queryKey: keys.flags(projectId) }),
     ]);
   const toggle = useMutation({
-    mutationFn: (on: boolean) => post(`${base}/${on ? 'on' : 'off'}`),
-    onSuccess: (_d, on) => notifyDone(`${flagName} is ${on ? 'on' : 'off'} in ${env.name}.`),
+    mutationFn: (on: boolean) =>
+      viaDraft
+        ? propose(env.name, { feature: flagName, action: 'updateEnabled', payload: { enabled: on } })
+        : post(`${base}/${on ? 'on' : 'off'}`),
+    onSuccess: (_d, on) =>
+      viaDraft ? proposed() : notifyDone(`${flagName} is ${on ? 'on' : 'off'} in ${env.name}.`),
     onSettled: refresh,
   });
   const remove = useMutation({
-    mutationFn: (id: string) => del(`${base}/strategies/${enc(id)}`),
-    onSuccess: () => notifyDone('Strategy deleted.'),
+    mutationFn: (id: string) =>
+      viaDraft
+        ? propose(env.name, { feature: flagName, action: 'deleteStrategy', payload: { id } })
+        : del(`${base}/strategies/${enc(id)}`),
+    onSuccess: () => (viaDraft ? proposed() : notifyDone('Strategy deleted.')),
     onSettled: refresh,
   });
   const definitions = useStrategyDefinitions();
@@ -116,14 +162,21 @@ function EnvironmentCard(props: {
   return (
     <Card withBorder component="section" aria-label={`Environment ${env.name}`}>
       <Group justify="space-between" mb="sm">
-        <Title order={2} size="h4">
-          {env.name}
-        </Title>
+        <Group gap="xs">
+          <Title order={2} size="h4">
+            {env.name}
+          </Title>
+          {required && (
+            <Badge variant="outline" color="orange.9">
+              Change requests required
+            </Badge>
+          )}
+        </Group>
         {can('UPDATE_FEATURE_ENVIRONMENT', projectId, env.name) ? (
           <Switch
             aria-label={`${flagName} in ${env.name}`}
             label={toggle.isPending ? 'Saving…' : env.enabled ? 'On' : 'Off'}
-            checked={toggle.isPending ? toggle.variables : env.enabled}
+            checked={toggle.isPending && !viaDraft ? toggle.variables : env.enabled}
             onChange={(e) => toggle.mutate(e.currentTarget.checked)}
           />
         ) : (
@@ -214,10 +267,19 @@ function EnvironmentCard(props: {
           env={env.name}
           strategy={editing === 'new' ? undefined : editing.body}
           onClose={() => setEditing(null)}
+          doneMessage={viaDraft ? `Added to your change request for ${env.name}.` : undefined}
           save={async (body, id) => {
             try {
+              if (viaDraft) {
+                const change =
+                  id && editing !== 'new'
+                    ? { action: 'updateStrategy', payload: { id, ...(body as object) } }
+                    : { action: 'addStrategy', payload: body };
+                await propose(env.name, { feature: flagName, ...change });
+              }
               // Refused (412) when someone changed the strategy since its editor opened.
-              if (id && editing !== 'new') await put(`${base}/strategies/${enc(id)}`, body, editing.etag);
+              else if (id && editing !== 'new')
+                await put(`${base}/strategies/${enc(id)}`, body, editing.etag);
               else await post(`${base}/strategies`, body);
             } finally {
               await refresh();

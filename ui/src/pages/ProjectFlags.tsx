@@ -102,6 +102,9 @@ export default function ProjectFlagsPage() {
           <Anchor component={Link} to={`/projects/${enc(projectId)}/status`}>
             Status
           </Anchor>
+          <Anchor component={Link} to={`/projects/${enc(projectId)}/change-requests`}>
+            Change requests
+          </Anchor>
         </Group>
         {can('CREATE_FEATURE', projectId) && <Button onClick={() => setCreating(true)}>New flag</Button>}
       </Group>

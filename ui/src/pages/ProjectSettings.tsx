@@ -9,6 +9,7 @@ import { keys } from '../queries';
 import { useCan } from '../session';
 import { ProjectAccessSection } from './AccessProjectMembers';
 import { accessKeys } from './AccessShared';
+import { ChangeRequestSettings } from './ChangeRequestSettings';
 
 interface ProjectOverview {
   id: string;
@@ -47,6 +48,7 @@ export default function ProjectSettingsPage() {
         key={`${project.data.name}|${project.data.description}|${project.data.mode}`}
         project={project.data}
       />
+      <ChangeRequestSettings projectId={projectId} />
       <ProjectAccessSection projectId={projectId} />
     </Stack>
   );

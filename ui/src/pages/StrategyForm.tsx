@@ -37,6 +37,8 @@ interface Props {
   strategy?: Strategy;
   onClose: () => void;
   save: (body: unknown, id?: string) => Promise<void>;
+  /** What to say once saved, instead of "Strategy saved." (a change request's draft). */
+  doneMessage?: string | undefined;
 }
 
 /**
@@ -66,7 +68,7 @@ export function StrategyForm(props: Props) {
 }
 
 function StrategyFormBody(props: Props & { definitions: StrategyDefinition[] }) {
-  const { flagName, env, strategy, onClose, save, definitions } = props;
+  const { flagName, env, strategy, onClose, save, definitions, doneMessage } = props;
   const segments = useSegments();
   // Deprecated types are offered only to the strategies that already use them.
   const offered = definitions.filter((d) => !d.deprecated);
@@ -101,7 +103,7 @@ function StrategyFormBody(props: Props & { definitions: StrategyDefinition[] }) 
         strategy?.id,
       ),
     onSuccess: () => {
-      notifyDone(strategy ? 'Strategy saved.' : `Strategy added in ${env}.`);
+      notifyDone(doneMessage ?? (strategy ? 'Strategy saved.' : `Strategy added in ${env}.`));
       onClose();
     },
   });
