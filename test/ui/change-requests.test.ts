@@ -22,8 +22,12 @@ describe('change requests in the web UI (headless Chromium)', () => {
 
   beforeAll(async () => {
     ({ t, url, browser, page } = await startUi());
-    expect((await t.send('POST', '/api/admin/projects', { id: project, name: project })).statusCode).toBe(201);
-    expect((await t.send('POST', `/api/admin/projects/${project}/features`, { name: flag })).statusCode).toBe(200);
+    expect((await t.send('POST', '/api/admin/projects', { id: project, name: project })).statusCode).toBe(
+      201,
+    );
+    expect((await t.send('POST', `/api/admin/projects/${project}/features`, { name: flag })).statusCode).toBe(
+      200,
+    );
     const member = async (role: number) => {
       const user = await createUser(t, 'Viewer');
       const granted = await t.send('POST', `/api/admin/projects/${project}/access`, {
@@ -61,7 +65,10 @@ describe('change requests in the web UI (headless Chromium)', () => {
     expect((await getJson(t, production)).enabled).toBe(false);
 
     await page.getByRole('link', { name: 'Review changes (1) in production' }).click();
-    await page.getByRole('region', { name: `Changes of ${flag}` }).getByText('updateEnabled').waitFor();
+    await page
+      .getByRole('region', { name: `Changes of ${flag}` })
+      .getByText('updateEnabled')
+      .waitFor();
     await check(page, 'change-request-draft');
     await page.getByRole('button', { name: 'Submit for review' }).click();
     await page.getByText('In review', { exact: true }).waitFor();

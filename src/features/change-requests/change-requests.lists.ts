@@ -10,8 +10,9 @@ import {
   listSettings,
   projectEnvironmentExists,
   type RequestFilter,
+  scheduledTouching,
 } from './change-requests.store.js';
-import { OPEN_STATES, personOf, viewsOf } from './change-requests.view.js';
+import { OPEN_STATES, personOf, titleOf, viewsOf } from './change-requests.view.js';
 
 /**
  * The lists of change requests: a project's, its open ones (for one flag), counts, what waits for
@@ -150,4 +151,25 @@ export async function searchRequests(
     })),
     total,
   };
+}
+
+const many = (value: string | string[] | undefined) => (value === undefined ? [] : [value].flat());
+
+/** `…/change-requests/scheduled`: scheduled requests that change the flags, strategies or variants named. */
+export async function scheduledWith(
+  ctx: Ctx,
+  project: string,
+  query: { feature?: string | string[]; strategyId?: string | string[]; variantForFlag?: string | string[] },
+) {
+  await requireProject(ctx, project);
+  const rows = await scheduledTouching(ctx.deps.database.db, project, {
+    features: many(query.feature),
+    strategyIds: many(query.strategyId),
+    variantsOf: many(query.variantForFlag),
+  });
+  return rows.map((r) => ({
+    id: r.id,
+    environment: r.environment,
+    ...(r.title !== null && { title: titleOf(r) }),
+  }));
 }

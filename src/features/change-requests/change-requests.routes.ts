@@ -10,6 +10,7 @@ import {
   countOf,
   pendingRequests,
   projectRequests,
+  scheduledWith,
   searchRequests,
 } from './change-requests.lists.js';
 import {
@@ -27,6 +28,8 @@ import {
   RequestParams,
   ReviewersBody,
   ReviewersSchema,
+  ScheduledQuery,
+  ScheduledSchema,
   SearchQuery,
   SearchSchema,
   StateBody,
@@ -205,6 +208,24 @@ export const changeRequestRoutes = (deps: Deps, changes: Applier) =>
         },
       },
       async (request) => actionable(ctx, request.params.projectId, actor(request)),
+    );
+
+    app.get(
+      `${BASE}/scheduled`,
+      {
+        config: { permission: 'NONE' },
+        schema: {
+          tags,
+          operationId: 'getScheduledChangeRequests',
+          summary: 'Scheduled change requests touching flags or strategies',
+          description:
+            'Scheduled requests of the project with a change of one of the flags (`feature`), strategies (`strategyId`) or flag variants (`variantForFlag`) named (each may repeat).',
+          params: ProjectParams,
+          querystring: ScheduledQuery,
+          response: { 200: ScheduledSchema, ...reads },
+        },
+      },
+      async (request) => scheduledWith(ctx, request.params.projectId, request.query),
     );
 
     app.get(

@@ -309,3 +309,29 @@ export const SearchSchema = Type.Object(
   },
   { description: 'Change requests found.' },
 );
+
+const OneOrMany = (description: string) =>
+  Type.Optional(
+    Type.Union(
+      [Type.String({ maxLength: 100 }), Type.Array(Type.String({ maxLength: 100 }), { maxItems: 100 })],
+      {
+        description,
+      },
+    ),
+  );
+export const ScheduledQuery = Type.Object({
+  feature: OneOrMany('Flags: requests with a change of one of them.'),
+  strategyId: OneOrMany('Strategy ids: requests with a change of one of them.'),
+  variantForFlag: OneOrMany('Flags: requests that change the variants of one of them.'),
+});
+export const ScheduledSchema = Type.Array(
+  Type.Object(
+    {
+      id: Type.Integer({ description: 'The change request id.' }),
+      environment: Type.String({ description: 'Its environment.' }),
+      title: Type.Optional(Type.String({ description: 'Its title, when one was set.' })),
+    },
+    { description: 'A scheduled change request.' },
+  ),
+  { description: 'Scheduled change requests that would meet a direct change of what was named.' },
+);

@@ -462,3 +462,40 @@ export async function underSavepoint<T>(db: Db, fn: () => Promise<T>): Promise<T
     throw error;
   }
 }
+
+/**
+ * Scheduled requests of the project with a change of one of the flags, of one of the strategies
+ * (by id), or of the variants of one of the flags: what a change made directly now would meet.
+ */
+export async function scheduledTouching(
+  db: Db,
+  project: string,
+  on: { features: string[]; strategyIds: string[]; variantsOf: string[] },
+) {
+  return db
+    .selectFrom('change_requests as r')
+    .select(['r.id', 'r.environment', 'r.title'])
+    .distinct()
+    .innerJoin('change_request_changes as c', 'c.change_request_id', 'r.id')
+    .where('r.project', '=', project)
+    .where('r.state', '=', 'Scheduled')
+    .where((eb) =>
+      eb.or([
+        ...(on.features.length > 0 ? [eb('c.feature', 'in', on.features)] : []),
+        ...(on.strategyIds.length > 0
+          ? [eb(sql<string>`c.change -> 'payload' ->> 'id'`, 'in', on.strategyIds)]
+          : []),
+        ...(on.variantsOf.length > 0
+          ? [
+              eb.and([
+                eb('c.action', 'in', ['patchVariant', 'updateFlagVariants']),
+                eb('c.feature', 'in', on.variantsOf),
+              ]),
+            ]
+          : []),
+        eb.val(false),
+      ]),
+    )
+    .orderBy('r.id')
+    .execute();
+}

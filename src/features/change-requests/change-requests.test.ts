@@ -347,6 +347,13 @@ describe('change requests', () => {
       schedule: { status: 'pending', scheduledAt: at },
     });
 
+    const touching = async (qs: string) => (await t.send('GET', `${x.base}/scheduled?${qs}`)).json();
+    expect(await touching(`feature=${x.flag}&feature=other`)).toEqual([
+      { id: draft.id, environment: 'production' },
+    ]);
+    expect(await touching('feature=other')).toEqual([]);
+    expect(await touching(`variantForFlag=${x.flag}`)).toEqual([]);
+
     await scheduler();
     expect((await envOf(x)).enabled).toBe(false);
     clock += 61_000;
@@ -380,6 +387,9 @@ describe('change requests', () => {
     expect(
       (await t.send('PUT', `${strategies}/${strategy.id}`, { name: 'default', title: 'direct' })).statusCode,
     ).toBe(200);
+    expect((await t.send('GET', `${x.base}/scheduled?strategyId=${strategy.id}`)).json()).toEqual([
+      { id: conflicting, environment: 'production' },
+    ]);
     clock += 61_000;
     await scheduler();
     const failed = (await t.send('GET', `${x.base}/${conflicting}`, undefined, x.author)).json();
