@@ -261,7 +261,7 @@ export async function editChange(
   person(by);
   const db = ctx.deps.database.db;
   const before = await findRequest(db, project, id);
-  if (!before) throw unknownRequest(id);
+  if (!before || (before.state === 'Draft' && before.createdByUserId !== by.userId)) throw unknownRequest(id);
   const change = toChange(input, project, before.environment, '/body');
   mayPropose(by, change, project, before.environment);
   const ready = await prepared(ctx, change, by);

@@ -415,4 +415,122 @@ describe('change requests', () => {
     expect(types.filter((e) => e === 'change-request-scheduled-application-failure')).toHaveLength(1);
     expect(types.filter((e) => e === 'change-request-schedule-suspended')).toHaveLength(1);
   });
+
+  it('gates a segment used where change requests are required, and a dependency of a flag of the project', async () => {
+    const x = await team();
+    const editor = asUser(await login(t, (await createUser(t, 'Editor')).username));
+    const segment = (
+      await t.send('POST', '/api/admin/segments', { name: uniqueName('crseg'), constraints: [] })
+    ).json();
+    const segmentUpdate = {
+      name: segment.name,
+      constraints: [{ contextName: 'userId', operator: 'IN', values: ['a'] }],
+    };
+    // Unused, the Editor changes it freely.
+    expect((await t.send('PUT', `/api/admin/segments/${segment.id}`, segmentUpdate, editor)).statusCode).toBe(
+      204,
+    );
+    const strategies = `/api/admin/projects/${x.project}/features/${x.flag}/environments/production/strategies`;
+    expect((await t.send('POST', strategies, { name: 'default', segments: [segment.id] })).statusCode).toBe(
+      200,
+    );
+    const refused = await t.send('PUT', `/api/admin/segments/${segment.id}`, segmentUpdate, editor);
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json().message).toContain(`"production" environment of project "${x.project}"`);
+    expect((await t.send('DELETE', `/api/admin/segments/${segment.id}`, undefined, editor)).statusCode).toBe(
+      403,
+    );
+
+    const parent = uniqueName('crparent');
+    expect(
+      (await t.send('POST', `/api/admin/projects/${x.project}/features`, { name: parent })).statusCode,
+    ).toBe(200);
+    const dependency = await t.send(
+      'POST',
+      `/api/admin/projects/${x.project}/features/${x.flag}/dependencies`,
+      { feature: parent },
+      x.author,
+    );
+    expect(dependency.statusCode).toBe(403);
+    // Proposed instead, it applies once approved.
+    const draft = await propose(x, {
+      feature: x.flag,
+      action: 'addDependency',
+      payload: { feature: parent },
+    });
+    await move(x, draft.id, 'In review', x.author);
+    await move(x, draft.id, 'Approved', x.approver);
+    expect((await move(x, draft.id, 'Applied', x.approver)).statusCode).toBe(200);
+    const flag = (await t.send('GET', `/api/admin/projects/${x.project}/features/${x.flag}`)).json();
+    expect(flag.dependencies).toEqual([expect.objectContaining({ feature: parent })]);
+  });
+
+  it('edits a change, comments, titles, asks reviewers, and lists, counts and searches requests', async () => {
+    const x = await team();
+    const draft = await propose(x, { feature: x.flag, action: 'updateEnabled', payload: { enabled: true } });
+    const changeId = draft.features[0].changes[0].id;
+    await move(x, draft.id, 'In review', x.author);
+    // An edit sends it back to Draft.
+    const edited = await t.send(
+      'PUT',
+      `${x.base}/${draft.id}/changes/${changeId}`,
+      { feature: x.flag, action: 'updateEnabled', payload: { enabled: false } },
+      x.author,
+    );
+    expect(edited.json()).toMatchObject({ state: 'Draft' });
+    expect(edited.json().features[0].changes[0].payload).toEqual({ enabled: false });
+    expect(
+      (
+        await t.send(
+          'PUT',
+          `${x.base}/${draft.id}/changes/${changeId}`,
+          { action: 'updateEnabled' },
+          x.approver,
+        )
+      ).statusCode,
+    ).toBe(404);
+    const titled = await t.send('PUT', `${x.base}/${draft.id}/title`, { title: 'Turn it off' }, x.author);
+    expect(titled.json().title).toBe('Turn it off');
+    const me = (await t.send('GET', '/api/admin/user', undefined, x.approver)).json().user.id;
+    const asked = await t.send('PUT', `${x.base}/${draft.id}/approvers`, { reviewers: [me] }, x.author);
+    expect(asked.json().reviewers).toEqual([expect.objectContaining({ id: me })]);
+    expect(
+      (await t.send('PUT', `${x.base}/${draft.id}/approvers`, { reviewers: [999999] }, x.author)).statusCode,
+    ).toBe(404);
+    await move(x, draft.id, 'In review', x.author, { comment: 'Please look' });
+    const commented = await t.send(
+      'POST',
+      `${x.base}/${draft.id}/comments`,
+      { text: 'Looks right' },
+      x.approver,
+    );
+    expect(commented.json().comments.map((c: { text: string }) => c.text)).toEqual([
+      'Please look',
+      'Looks right',
+    ]);
+
+    expect((await t.send('GET', `${x.base}/count`)).json()).toMatchObject({ reviewRequired: 1, total: 1 });
+    expect((await t.send('GET', `${x.base}/actionable`, undefined, x.approver)).json()).toEqual({ total: 1 });
+    expect((await t.send('GET', `${x.base}/actionable`, undefined, x.author)).json()).toEqual({ total: 0 });
+    const pending = (await t.send('GET', `${x.base}/pending/${x.flag}`, undefined, x.approver)).json();
+    expect(pending.map((r: { id: number }) => r.id)).toEqual([draft.id]);
+    const search = (
+      await t.send(
+        'GET',
+        `/api/admin/search/change-requests?requestedApproverId=IS:${me}&state=IS:open`,
+        undefined,
+        x.approver,
+      )
+    ).json();
+    expect(search).toMatchObject({
+      total: 1,
+      changeRequests: [{ id: draft.id, title: 'Turn it off', features: [x.flag] }],
+    });
+    const closed = (
+      await t.send('GET', `/api/admin/search/change-requests?requestedApproverId=IS:${me}&state=IS:closed`)
+    ).json();
+    expect(closed.total).toBe(0);
+    const reviewers = (await t.send('GET', `${x.base}/available-reviewers/production`)).json().reviewers;
+    expect(reviewers.map((r: { id: number }) => r.id)).toContain(me);
+  });
 });
