@@ -11,7 +11,8 @@ export interface RequestRow {
   title: string | null;
   state: ChangeRequestState;
   minApprovals: number;
-  createdByUserId: number;
+  /** None once the author was deleted. */
+  createdByUserId: number | null;
   createdAt: Date;
   stateTimestamps: Record<string, string>;
   scheduledAt: Date | null;
@@ -24,7 +25,7 @@ export interface ChangeRow {
   id: number;
   changeRequestId: number;
   change: Change;
-  createdByUserId: number;
+  createdByUserId: number | null;
   createdAt: Date;
 }
 
@@ -385,12 +386,13 @@ export async function listReviewers(db: Db, ids: number[]) {
     .execute();
 }
 
-export async function people(db: Db, ids: number[]): Promise<Map<number, PersonRow>> {
-  if (ids.length === 0) return new Map();
+export async function people(db: Db, ids: (number | null)[]): Promise<Map<number, PersonRow>> {
+  const known = [...new Set(ids.filter((id): id is number => id !== null))];
+  if (known.length === 0) return new Map();
   const rows = await db
     .selectFrom('users')
     .select(['id', 'name', 'username', 'email', 'image_url as imageUrl'])
-    .where('id', 'in', [...new Set(ids)])
+    .where('id', 'in', known)
     .execute();
   return new Map(rows.map((r) => [r.id, r]));
 }

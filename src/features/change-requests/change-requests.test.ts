@@ -27,6 +27,7 @@ interface Team {
   author: Record<string, string | undefined>;
   approver: Record<string, string | undefined>;
   approverId: number;
+  authorId: number;
   second: Record<string, string | undefined>;
   base: string;
 }
@@ -62,6 +63,7 @@ async function team(approvals = 1): Promise<Team> {
     author: await person(5),
     approver: await person(4),
     approverId: ids[1] as number,
+    authorId: ids[0] as number,
     second: await person(4),
     base: `/api/admin/projects/${project}/change-requests`,
   };
@@ -222,6 +224,11 @@ describe('change requests', () => {
       expect(e.data).toMatchObject({ changeRequestId: draft.id });
     const counts = (await t.send('GET', `${x.base}/count`)).json();
     expect(counts).toMatchObject({ applied: 1, total: 1 });
+    // Its author can still be deleted; the request stays, unsigned.
+    expect((await t.send('DELETE', `/api/admin/user-admin/${x.authorId}`)).statusCode).toBe(200);
+    const kept = (await t.send('GET', `${x.base}/${draft.id}`, undefined, x.approver)).json();
+    expect(kept).toMatchObject({ state: 'Applied', createdBy: { username: null } });
+    expect(kept.createdBy.id).toBeUndefined();
   });
 
   it('shows a change whose target moved as a conflict, and applies nothing while it stands', async () => {

@@ -14,11 +14,12 @@ import {
   type RequestRow,
 } from './change-requests.store.js';
 
-/** A person as the change request views show them (Unleash's `createdBy`). */
-export function personOf(id: number, found: Map<number, PersonRow>) {
-  const p = found.get(id);
+/** A person as the change request views show them (Unleash's `createdBy`); none once deleted. */
+export function personOf(id: number | null, found: Map<number, PersonRow>) {
+  const p = id === null ? undefined : found.get(id);
   const username = p?.username ?? p?.email ?? p?.name ?? null;
-  return { id, username, imageUrl: p?.imageUrl ?? (username ? avatarUrl(p?.email ?? username) : null) };
+  const imageUrl = p?.imageUrl ?? (username ? avatarUrl(p?.email ?? username) : null);
+  return { ...(id !== null && { id }), username, imageUrl };
 }
 
 /** A title until its author gives one, as Unleash's UI shows it. */

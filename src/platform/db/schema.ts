@@ -354,7 +354,7 @@ export interface ChangeRequestsTable {
   title: string | null;
   state: Generated<'Draft' | 'In review' | 'Approved' | 'Scheduled' | 'Applied' | 'Cancelled' | 'Rejected'>;
   min_approvals: Generated<number>;
-  created_by_user_id: number;
+  created_by_user_id: number | null;
   created_at: Timestamp;
   state_timestamps: JsonDefault<Record<string, string>>;
   scheduled_at: NullableTimestamp;
@@ -371,7 +371,7 @@ export interface ChangeRequestChangesTable {
   feature: string | null;
   action: string;
   change: Json<unknown>;
-  created_by_user_id: number;
+  created_by_user_id: number | null;
   created_at: Timestamp;
 }
 
@@ -385,7 +385,7 @@ export interface ChangeRequestReviewsTable {
 export interface ChangeRequestCommentsTable {
   id: Generated<number>;
   change_request_id: number;
-  user_id: number;
+  user_id: number | null;
   text: string;
   created_at: Timestamp;
 }
