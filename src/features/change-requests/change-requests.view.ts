@@ -71,8 +71,12 @@ export async function viewsOf(
   const conflicting = conflicts
     ? await conflicts(changeRows.filter((c) => open.has(c.changeRequestId)))
     : new Map<number, string>();
+  const changesOf = byRequest(changeRows);
+  const reviewsByRequest = byRequest(reviews);
+  const commentsOf = byRequest(comments);
+  const reviewersOf = byRequest(reviewers);
   return requests.map((r) => {
-    const own = changeRows.filter((c) => c.changeRequestId === r.id);
+    const own = changesOf.get(r.id) ?? [];
     const changeView = (c: ChangeRow) => {
       const conflict = conflicting.get(c.id);
       const payload = (c.change as { payload?: unknown }).payload;
@@ -97,8 +101,8 @@ export async function viewsOf(
       }
     }
     const reviewsOf = (verdict: 'approved' | 'rejected') =>
-      reviews
-        .filter((v) => v.changeRequestId === r.id && v.verdict === verdict)
+      (reviewsByRequest.get(r.id) ?? [])
+        .filter((v) => v.verdict === verdict)
         .map((v) => ({ createdBy: personOf(v.userId, found), createdAt: v.createdAt.toISOString() }));
     return {
       id: r.id,
@@ -113,19 +117,28 @@ export async function viewsOf(
       segments,
       approvals: reviewsOf('approved'),
       rejections: reviewsOf('rejected'),
-      comments: comments
-        .filter((c) => c.changeRequestId === r.id)
-        .map((c) => ({
-          id: c.id,
-          text: c.text,
-          createdBy: personOf(c.userId, found),
-          createdAt: c.createdAt.toISOString(),
-        })),
-      reviewers: reviewers.filter((v) => v.changeRequestId === r.id).map((v) => personOf(v.userId, found)),
+      comments: (commentsOf.get(r.id) ?? []).map((c) => ({
+        id: c.id,
+        text: c.text,
+        createdBy: personOf(c.userId, found),
+        createdAt: c.createdAt.toISOString(),
+      })),
+      reviewers: (reviewersOf.get(r.id) ?? []).map((v) => personOf(v.userId, found)),
       stateTimestamps: r.stateTimestamps,
       ...(r.state === 'Scheduled' && r.scheduledAt && r.scheduleStatus && { schedule: scheduleOf(r) }),
     };
   });
+}
+
+/** Rows grouped by their request, in their order. */
+function byRequest<T extends { changeRequestId: number }>(rows: T[]): Map<number, T[]> {
+  const grouped = new Map<number, T[]>();
+  for (const row of rows) {
+    const list = grouped.get(row.changeRequestId);
+    if (list) list.push(row);
+    else grouped.set(row.changeRequestId, [row]);
+  }
+  return grouped;
 }
 
 function scheduleOf(r: RequestRow) {

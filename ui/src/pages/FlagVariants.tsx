@@ -2,6 +2,7 @@ import { Button, Group, Modal, Stack, Title } from '@mantine/core';
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { getTagged, notifyDone, notifyError, put, type Tagged } from '../api';
+import { useNeedsChangeRequest, useProposeChange } from '../changeRequests';
 import { Empty } from '../components';
 import { useCan } from '../session';
 import type { FlagEnvironment, Variant } from '../types';
@@ -18,6 +19,9 @@ export function EnvironmentVariants(props: {
 }) {
   const { projectId, flagName, env, base, refresh } = props;
   const can = useCan();
+  // Where change requests are required, the new list goes into the caller's draft instead.
+  const viaDraft = useNeedsChangeRequest(projectId)(env.name);
+  const propose = useProposeChange(projectId);
   // What the editor starts from: the variants read when it opens, with their ETag.
   const [editing, setEditing] = useState<Tagged<Variant[]> | null>(null);
   const variants = env.variants ?? [];
@@ -49,6 +53,16 @@ export function EnvironmentVariants(props: {
           initial={editing.body}
           onClose={() => setEditing(null)}
           save={async (list) => {
+            if (viaDraft) {
+              await propose(env.name, {
+                feature: flagName,
+                action: 'patchVariant',
+                payload: { variants: list },
+              });
+              await refresh();
+              notifyDone(`Added to your change request for ${env.name}.`);
+              return;
+            }
             // Refused (412) when someone changed them since the editor opened; the page reloads.
             await put(`${base}/variants`, list, editing.etag).catch(async (error) => {
               await refresh();
