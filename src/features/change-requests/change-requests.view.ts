@@ -67,6 +67,16 @@ export async function viewsOf(
     ...comments.map((c) => c.userId),
     ...reviewers.map((r) => r.userId),
   ]);
+  // Each person once: their picture's address is a hash of their email.
+  const shown = new Map<number | null, ReturnType<typeof personOf>>();
+  const person = (id: number | null) => {
+    let p = shown.get(id);
+    if (!p) {
+      p = personOf(id, found);
+      shown.set(id, p);
+    }
+    return p;
+  };
   const open = new Set(requests.filter((r) => isOpen(r.state)).map((r) => r.id));
   const conflicting = conflicts
     ? await conflicts(changeRows.filter((c) => open.has(c.changeRequestId)))
@@ -85,7 +95,7 @@ export async function viewsOf(
         action: c.change.action,
         ...(payload !== undefined && { payload }),
         ...(conflict !== undefined && { conflict }),
-        createdBy: personOf(c.createdByUserId, found),
+        createdBy: person(c.createdByUserId),
         createdAt: c.createdAt.toISOString(),
       };
     };
@@ -103,7 +113,7 @@ export async function viewsOf(
     const reviewsOf = (verdict: 'approved' | 'rejected') =>
       (reviewsByRequest.get(r.id) ?? [])
         .filter((v) => v.verdict === verdict)
-        .map((v) => ({ createdBy: personOf(v.userId, found), createdAt: v.createdAt.toISOString() }));
+        .map((v) => ({ createdBy: person(v.userId), createdAt: v.createdAt.toISOString() }));
     return {
       id: r.id,
       title: titleOf(r),
@@ -111,7 +121,7 @@ export async function viewsOf(
       environment: r.environment,
       state: r.state,
       minApprovals: r.minApprovals,
-      createdBy: personOf(r.createdByUserId, found),
+      createdBy: person(r.createdByUserId),
       createdAt: r.createdAt.toISOString(),
       features: [...features].map(([name, list]) => ({ name, changes: list })),
       segments,
@@ -120,10 +130,10 @@ export async function viewsOf(
       comments: (commentsOf.get(r.id) ?? []).map((c) => ({
         id: c.id,
         text: c.text,
-        createdBy: personOf(c.userId, found),
+        createdBy: person(c.userId),
         createdAt: c.createdAt.toISOString(),
       })),
-      reviewers: (reviewersOf.get(r.id) ?? []).map((v) => personOf(v.userId, found)),
+      reviewers: (reviewersOf.get(r.id) ?? []).map((v) => person(v.userId)),
       stateTimestamps: r.stateTimestamps,
       ...(r.state === 'Scheduled' && r.scheduledAt && r.scheduleStatus && { schedule: scheduleOf(r) }),
     };
