@@ -23,25 +23,8 @@ const skipsEverywhere = (by: Principal) =>
  * environment of its project; for a segment, every environment where a strategy uses it.
  */
 async function protectedPlaces(db: Db, change: Change): Promise<Place[]> {
-  if ('environment' in change) {
-    return db
-      .selectFrom('change_request_settings')
-      .select(['project', 'environment'])
-      .where('project', '=', change.project)
-      .where('environment', '=', change.environment)
-      .execute();
-  }
-  if ('project' in change) {
-    return db
-      .selectFrom('change_request_settings as s')
-      .innerJoin('project_environments as pe', (j) =>
-        j.onRef('pe.project_id', '=', 's.project').onRef('pe.environment_name', '=', 's.environment'),
-      )
-      .select(['s.project', 's.environment'])
-      .where('s.project', '=', change.project)
-      .orderBy('s.environment')
-      .execute();
-  }
+  if ('environment' in change) return protectedIn(db, change.project, change.environment);
+  if ('project' in change) return protectedIn(db, change.project);
   return db
     .selectFrom('change_request_settings as s')
     .innerJoin('features as f', 'f.project', 's.project')
@@ -57,14 +40,39 @@ async function protectedPlaces(db: Db, change: Change): Promise<Place[]> {
     .execute();
 }
 
-/** The change requests' gate on direct configuration writes (ChangeGuard, src/features/changes/). */
-export const changeRequestGate: ChangeGuard = async (db, change, { by }) => {
-  if (skipsEverywhere(by)) return;
-  const places = await protectedPlaces(db, change);
+/** The project's environment (or, with none named, every environment of it) that requires change requests. */
+function protectedIn(db: Db, project: string, environment?: string): Promise<Place[]> {
+  let query = db
+    .selectFrom('change_request_settings as s')
+    .innerJoin('project_environments as pe', (j) =>
+      j.onRef('pe.project_id', '=', 's.project').onRef('pe.environment_name', '=', 's.environment'),
+    )
+    .select(['s.project', 's.environment'])
+    .where('s.project', '=', project);
+  if (environment !== undefined) query = query.where('s.environment', '=', environment);
+  return query.orderBy('s.environment').execute();
+}
+
+function refuseWhereRequired(by: Principal, places: Place[]) {
   const blocked = places.find((p) => !allows(by, 'SKIP_CHANGE_REQUEST', p.project, p.environment));
   if (!blocked) return;
   throw new AppError(
     'NoAccessError',
     `Change requests are required in the "${blocked.environment}" environment of project "${blocked.project}": add this change to a change request, or ask for the "SKIP_CHANGE_REQUEST" permission there.`,
   );
+}
+
+/**
+ * The same gate for a write not (yet) made of changes through the applier (an import into one
+ * environment; a flag PUT that archives, which touches every environment of the project).
+ */
+export async function gateDirectWrite(db: Db, by: Principal, project: string, environment?: string) {
+  if (skipsEverywhere(by)) return;
+  refuseWhereRequired(by, await protectedIn(db, project, environment));
+}
+
+/** The change requests' gate on direct configuration writes (ChangeGuard, src/features/changes/). */
+export const changeRequestGate: ChangeGuard = async (db, change, { by }) => {
+  if (skipsEverywhere(by)) return;
+  refuseWhereRequired(by, await protectedPlaces(db, change));
 };

@@ -540,4 +540,30 @@ describe('change requests', () => {
     const reviewers = (await t.send('GET', `${x.base}/available-reviewers/production`)).json().reviewers;
     expect(reviewers.map((r: { id: number }) => r.id)).toContain(me);
   });
+
+  it('refuses an import into a protected environment and archiving through a flag PUT, unless skipping', async () => {
+    const x = await team();
+    const archive = await t.send(
+      'PATCH',
+      `/api/admin/projects/${x.project}/features/${x.flag}`,
+      [{ op: 'replace', path: '/archived', value: true }],
+      x.author,
+    );
+    expect(archive.statusCode).toBe(403);
+    expect(archive.json().message).toContain('Change requests are required');
+    const document = (
+      await t.send('POST', '/api/admin/features-batch/export', {
+        features: [x.flag],
+        environment: 'production',
+      })
+    ).json();
+    const into = (environment: string) => ({ project: x.project, environment, data: document });
+    const imported = await t.send('POST', '/api/admin/features-batch/import', into('production'), x.approver);
+    expect(imported.statusCode).toBe(403);
+    expect(imported.json().message).toContain('"production" environment');
+    // Admins skip them.
+    expect((await t.send('POST', '/api/admin/features-batch/import', into('production'))).statusCode).toBe(
+      200,
+    );
+  });
 });

@@ -1,3 +1,3 @@
-export { changeRequestGate } from './change-requests.guard.js';
+export { changeRequestGate, gateDirectWrite } from './change-requests.guard.js';
 export { changeRequestRoutes } from './change-requests.routes.js';
 export { applyDueChangeRequests, startChangeRequestScheduler } from './change-requests.schedule.js';

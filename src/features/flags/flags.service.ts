@@ -7,6 +7,7 @@ import { AppError, invalidField, nameExists, notFound } from '../../platform/htt
 import { checkIfMatch, etagOf } from '../../platform/http/etag.js';
 import { batchesPer } from '../../platform/keyed-batches.js';
 import type { Reads } from '../../platform/read-cache.js';
+import { gateDirectWrite } from '../change-requests/index.js';
 import { appendEvent, appendEvents } from '../events/index.js';
 import { type FlagRow, findFlagArchivedState, lockFlag } from '../flag-rows/index.js';
 import { maintenanceError, refuseInMaintenance } from '../maintenance/index.js';
@@ -329,7 +330,11 @@ export async function updateFlagMetadata(
     if (renames(input)) throw renameError();
     const now = deps.now();
     const after: FlagRow = { ...before, ...flagChange(input) };
-    if (input.archived === true && before.archivedAt === null) after.archivedAt = now;
+    if (input.archived === true && before.archivedAt === null) {
+      // Archiving touches every environment of the flag: refused where change requests are required.
+      await gateDirectWrite(tx, by, projectId);
+      after.archivedAt = now;
+    }
     if (input.archived === false && before.archivedAt !== null) after.archivedAt = null;
     await updateFlag(tx, name, after);
     await recordMetadataChange(tx, before, after, by, now);

@@ -2,6 +2,7 @@ import type { Deps } from '../../deps.js';
 import { type Db, transaction } from '../../platform/db/index.js';
 import type { Principal } from '../../platform/http/auth.js';
 import { AppError, type ErrorDetail, notFound } from '../../platform/http/errors.js';
+import { gateDirectWrite } from '../change-requests/index.js';
 import { createMissingContextFields } from '../context/index.js';
 import { setParentsOfFlags } from '../dependencies/index.js';
 import { appendEvents, flagsWithOwnEventsSince, newestEventId } from '../events/index.js';
@@ -211,6 +212,8 @@ export async function validateImport(
 export async function importDocument(deps: Deps, input: ImportInput, by: Principal): Promise<void> {
   const { project, environment } = input;
   await transaction(deps.database.db, async (tx) => {
+    // An import changes the environment directly: refused where change requests are required.
+    await gateDirectWrite(tx, by, project, environment);
     const { validation, changes, changed } = await apply(tx, input, by, deps.now);
     if (validation.errors.length > 0) throw refused(validation.errors);
     if (validation.permissions.length > 0) throw forbidden(input, validation);
