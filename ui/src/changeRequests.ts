@@ -74,6 +74,19 @@ export function useNeedsChangeRequest(project: string) {
     !can('SKIP_CHANGE_REQUEST', project, environment);
 }
 
+/**
+ * Where a change of the whole flag (a dependency) goes for the signed-in user: the first environment
+ * of the project that requires change requests they may not skip (as Unleash's UI picks one), or
+ * undefined when the change may be made directly.
+ */
+export function useDraftEnvironment(project: string): string | undefined {
+  const config = useChangeRequestConfig(project);
+  const can = useCan();
+  return config.data?.find(
+    (c) => c.changeRequestEnabled && !can('SKIP_CHANGE_REQUEST', project, c.environment),
+  )?.environment;
+}
+
 /** Adds a change to the caller's draft for the environment; answers the draft. */
 export function useProposeChange(project: string) {
   const client = useQueryClient();

@@ -3,6 +3,7 @@ import { useDebouncedValue } from '@mantine/hooks';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { del, enc, get, notifyDone, post } from '../api';
+import { useDraftEnvironment, useProposeChange } from '../changeRequests';
 import { keys } from '../queries';
 import { useCan } from '../session';
 import type { Flag } from '../types';
@@ -28,9 +29,20 @@ export function FlagDependencies(props: { projectId: string; flagName: string; d
   const editable = can('UPDATE_FEATURE_DEPENDENCY', projectId);
   const base = `api/admin/projects/${enc(projectId)}/features/${enc(flagName)}/dependencies`;
   const refresh = () => client.invalidateQueries({ queryKey: keys.flag(projectId, flagName) });
+  // Where change requests are required, dependency changes go into the caller's draft.
+  const draftIn = useDraftEnvironment(projectId);
+  const propose = useProposeChange(projectId);
   const remove = useMutation({
-    mutationFn: (parent: string) => del(`${base}/${enc(parent)}`),
-    onSuccess: (_d, parent) => notifyDone(`${flagName} no longer depends on ${parent}.`),
+    mutationFn: (parent: string) =>
+      draftIn
+        ? propose(draftIn, { feature: flagName, action: 'deleteDependency', payload: { feature: parent } })
+        : del(`${base}/${enc(parent)}`),
+    onSuccess: (_d, parent) =>
+      notifyDone(
+        draftIn
+          ? `Added to your change request for ${draftIn}.`
+          : `${flagName} no longer depends on ${parent}.`,
+      ),
     onSettled: refresh,
   });
   return (
@@ -67,6 +79,7 @@ export function FlagDependencies(props: { projectId: string; flagName: string; d
           projectId={projectId}
           flagName={flagName}
           base={base}
+          draftIn={draftIn}
           onClose={() => setAdding(false)}
           onAdded={refresh}
         />
@@ -84,10 +97,13 @@ function AddParent(props: {
   projectId: string;
   flagName: string;
   base: string;
+  /** The environment whose draft the dependency goes into, when change requests are required. */
+  draftIn: string | undefined;
   onClose: () => void;
   onAdded: () => Promise<unknown>;
 }) {
-  const { projectId, flagName, base, onClose, onAdded } = props;
+  const { projectId, flagName, base, draftIn, onClose, onAdded } = props;
+  const propose = useProposeChange(projectId);
   const [search, setSearch] = useState('');
   const [query] = useDebouncedValue(search, 200);
   const [parent, setParent] = useState<string | null>(null);
@@ -118,10 +134,16 @@ function AddParent(props: {
     ),
   ];
   const add = useMutation({
-    mutationFn: () =>
-      post(base, { feature: parent, enabled, ...(enabled && variants.length > 0 && { variants }) }),
+    mutationFn: () => {
+      const dependency = { feature: parent, enabled, ...(enabled && variants.length > 0 && { variants }) };
+      return draftIn
+        ? propose(draftIn, { feature: flagName, action: 'addDependency', payload: dependency })
+        : post(base, dependency);
+    },
     onSuccess: async () => {
-      notifyDone(`${flagName} now depends on ${parent}.`);
+      notifyDone(
+        draftIn ? `Added to your change request for ${draftIn}.` : `${flagName} now depends on ${parent}.`,
+      );
       await onAdded();
       onClose();
     },
