@@ -6,6 +6,7 @@ import type { Deps } from './deps.js';
 import { apiTokenRoutes, edgeValidateRoutes, tokenResolver } from './features/access/index.js';
 import { addonRoutes } from './features/addons/index.js';
 import { applicationRoutes } from './features/applications/index.js';
+import { bannerRoutes } from './features/banners/index.js';
 import { changeRequestRoutes, startChangeRequestScheduler } from './features/change-requests/index.js';
 import {
   answerNotModifiedEarly,
@@ -150,6 +151,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   await app.register(strategyRoutes(deps, changes));
   await app.register(segmentRoutes(deps, changes));
   await app.register(changeRequestRoutes(deps, changes));
+  await app.register(bannerRoutes(deps));
   await app.register(searchRoutes(deps));
   await app.register(featureTypeRoutes(deps));
   await app.register(maintenanceRoutes(deps, reads));

@@ -59,7 +59,7 @@ const OWNER = new Set([
   'PROJECT_GROUP_ACCESS_WRITE',
 ]);
 /** Only Admins (and admin tokens). */
-const ADMIN_ONLY = new Set(['ADMIN', 'CREATE_API_TOKEN', 'DELETE_API_TOKEN']);
+const ADMIN_ONLY = new Set(['ADMIN', 'CREATE_API_TOKEN', 'DELETE_API_TOKEN', 'UPDATE_INSTANCE_BANNERS']);
 const KNOWN = new Set([
   'PUBLIC',
   'NONE',

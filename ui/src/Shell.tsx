@@ -11,6 +11,7 @@ import {
 } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { Link, Navigate, Outlet, useLocation, useNavigate } from 'react-router';
+import { Banners } from './Banners';
 import { ErrorState, Loading } from './components';
 import { Palette } from './Palette';
 import { allows, meKey, useMe } from './session';
@@ -73,6 +74,7 @@ export function Shell() {
         ))}
       </AppShell.Navbar>
       <AppShell.Main>
+        <Banners />
         <Outlet />
       </AppShell.Main>
     </AppShell>

@@ -101,6 +101,10 @@ const CATEGORIES: { category: string; permissions: [name: string, displayName: s
       ['UPDATE_APPLICATION', 'Update applications'],
     ],
   },
+  {
+    category: 'Instance',
+    permissions: [['UPDATE_INSTANCE_BANNERS', 'Manage the banners everyone sees']],
+  },
 ];
 
 export const PermissionItemSchema = Type.Object({

@@ -395,6 +395,20 @@ export interface ChangeRequestReviewersTable {
   user_id: number;
 }
 
+export interface BannersTable {
+  id: Generated<number>;
+  enabled: Generated<boolean>;
+  message: string;
+  variant: Generated<'info' | 'warning' | 'error' | 'success'>;
+  sticky: Generated<boolean>;
+  icon: string | null;
+  link: string | null;
+  link_text: string | null;
+  dialog_title: string | null;
+  dialog: string | null;
+  created_at: Timestamp;
+}
+
 export interface DB {
   environments: EnvironmentsTable;
   projects: ProjectsTable;
@@ -437,4 +451,5 @@ export interface DB {
   change_request_reviews: ChangeRequestReviewsTable;
   change_request_comments: ChangeRequestCommentsTable;
   change_request_reviewers: ChangeRequestReviewersTable;
+  banners: BannersTable;
 }

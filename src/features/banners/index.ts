@@ -1,0 +1,1 @@
+export { bannerRoutes } from './banners.routes.js';
