@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { get } from './api';
 
-interface Banner {
+export interface Banner {
   id: number;
   enabled: boolean;
   message: string;
@@ -15,12 +15,14 @@ interface Banner {
   dialog: string | null;
 }
 
+export const BANNERS_KEY = ['banners'] as const;
+
 const COLOR = { info: 'blue', warning: 'yellow', error: 'red', success: 'green' } as const;
 
 /** The instance banners Admins enabled (`GET /api/admin/banners`), above every page. */
 export function Banners() {
   const banners = useQuery({
-    queryKey: ['banners'],
+    queryKey: BANNERS_KEY,
     queryFn: () => get<{ banners: Banner[] }>('api/admin/banners'),
     staleTime: 60_000,
   });

@@ -32,6 +32,7 @@ export const NAV: { to: string; label: string; permission?: string }[] = [
   { to: '/admin/roles', label: 'Roles', permission: 'ADMIN' },
   { to: '/admin/invite-link', label: 'Invite link', permission: 'ADMIN' },
   { to: '/admin/import-export', label: 'Import / export', permission: 'ADMIN' },
+  { to: '/admin/banners', label: 'Banners', permission: 'UPDATE_INSTANCE_BANNERS' },
 ];
 
 /** The signed-in frame: header (dark mode, sign out) and the left navigation. */

@@ -25,6 +25,7 @@ const ProjectSettingsPage = lazy(() => import('./pages/ProjectSettings'));
 const ProjectStatusPage = lazy(() => import('./pages/ProjectStatus'));
 const ArchivePage = lazy(() => import('./pages/Archive'));
 const SignupPage = lazy(() => import('./pages/Signup'));
+const BannersAdminPage = lazy(() => import('./pages/BannersAdmin'));
 const ChangeRequestsPage = lazy(() => import('./pages/ChangeRequests'));
 const ChangeRequestPage = lazy(() => import('./pages/ChangeRequest'));
 
@@ -74,6 +75,7 @@ export const router = createBrowserRouter(
         { path: 'admin/roles', element: page(RolesPage) },
         { path: 'admin/invite-link', element: page(InviteLinkPage) },
         { path: 'admin/import-export', element: page(ImportExportPage) },
+        { path: 'admin/banners', element: page(BannersAdminPage) },
         { path: '*', element: <Navigate to="/projects" replace /> },
       ],
     },
