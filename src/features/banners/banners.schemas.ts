@@ -20,7 +20,7 @@ export const BannerBody = Type.Object(
         Type.String({
           maxLength: 2000,
           // No other scheme: a banner's link must never run script (`javascript:`) in people's browsers.
-          pattern: '^(https?://|/(?!/)|dialog$)',
+          pattern: '^(https?://|/(?![/\\\\])|dialog$)',
           description:
             'Where its link goes: an http(s) URL, a path of this service, or `dialog` (opens its dialog).',
         }),

@@ -63,6 +63,7 @@ describe('banners', () => {
     const bad = [
       { message: 'x', link: 'javascript:alert(1)' },
       { message: 'x', link: '//evil.example' },
+      { message: 'x', link: '/\\evil.example' },
       { message: 'x', variant: 'loud' },
       { message: '' },
       { link: 'https://example.com' },

@@ -3,9 +3,11 @@ import { allows, type Principal } from '../../platform/http/auth.js';
 import { AppError } from '../../platform/http/errors.js';
 import type { Change, ChangeGuard } from '../changes/index.js';
 
-interface Place {
+export interface Place {
   project: string;
   environment: string;
+  /** Approvals a change request needs there. */
+  approvals: number;
 }
 
 /** Whether the caller skips change requests in every project and environment (Admins, admin tokens). */
@@ -22,7 +24,7 @@ const skipsEverywhere = (by: Principal) =>
  * for a change of the whole flag (dependencies, archiving, the flag-level variants), every
  * environment of its project; for a segment, every environment where a strategy uses it.
  */
-async function protectedPlaces(db: Db, change: Change): Promise<Place[]> {
+export async function protectedPlaces(db: Db, change: Change): Promise<Place[]> {
   if ('environment' in change) return protectedIn(db, change.project, change.environment);
   if ('project' in change) return protectedIn(db, change.project);
   return db
@@ -32,7 +34,7 @@ async function protectedPlaces(db: Db, change: Change): Promise<Place[]> {
       j.onRef('fs.feature_name', '=', 'f.name').onRef('fs.environment', '=', 's.environment'),
     )
     .innerJoin('feature_strategy_segment as fss', 'fss.feature_strategy_id', 'fs.id')
-    .select(['s.project', 's.environment'])
+    .select(['s.project', 's.environment', 's.required_approvals as approvals'])
     .distinct()
     .where('fss.segment_id', '=', change.payload.id)
     .orderBy('s.project')
@@ -47,7 +49,7 @@ function protectedIn(db: Db, project: string, environment?: string): Promise<Pla
     .innerJoin('project_environments as pe', (j) =>
       j.onRef('pe.project_id', '=', 's.project').onRef('pe.environment_name', '=', 's.environment'),
     )
-    .select(['s.project', 's.environment'])
+    .select(['s.project', 's.environment', 's.required_approvals as approvals'])
     .where('s.project', '=', project);
   if (environment !== undefined) query = query.where('s.environment', '=', environment);
   return query.orderBy('s.environment').execute();

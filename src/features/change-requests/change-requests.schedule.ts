@@ -1,10 +1,10 @@
 import { JOB_LEASES, transaction, tryJobLease } from '../../platform/db/index.js';
 import { translateDbError } from '../../platform/db/pg-errors.js';
-import { allows, type Principal } from '../../platform/http/auth.js';
+import type { Principal } from '../../platform/http/auth.js';
 import { AppError } from '../../platform/http/errors.js';
 import { repeatEvery } from '../../platform/jobs.js';
 import { findUsers, grantsOfUser, userDisplayName } from '../users/index.js';
-import { applyChanges, type Ctx, record } from './change-requests.service.js';
+import { applyChanges, type Ctx, mayEverywhere, reachOf, record } from './change-requests.service.js';
 import {
   dueRequests,
   findRequest,
@@ -37,9 +37,10 @@ export async function applyDueChangeRequests(ctx: Ctx): Promise<number> {
       const r = await findRequest(tx, due.project, due.id, true);
       if (r?.state !== 'Scheduled' || r.scheduleStatus !== 'pending') continue;
       const by = await scheduler(tx, r.scheduledByUserId);
-      if (!by || !allows(by, 'APPLY_CHANGE_REQUEST', r.project, r.environment)) {
+      const missing = by && mayEverywhere(by, 'APPLY_CHANGE_REQUEST', await reachOf(tx, r));
+      if (!by || missing) {
         const reason = by
-          ? `${by.name} may no longer apply change requests in "${r.environment}".`
+          ? `${by.name} may no longer apply change requests in "${missing?.environment}" of project "${missing?.project}".`
           : 'The person who scheduled it is no longer a user.';
         await setScheduleOutcome(tx, r.id, 'suspended', reason);
         await record(tx, 'change-request-schedule-suspended', r, by ?? SYSTEM, { reason });
@@ -53,11 +54,16 @@ export async function applyDueChangeRequests(ctx: Ctx): Promise<number> {
         });
         applied += 1;
       } catch (error) {
+        // Rolled back to its savepoint: whatever stopped it (a change that cannot apply, or a bug),
+        // this request fails and the round goes on. A database that is away fails the round at the
+        // next statement, and the request waits.
         const refused = translateDbError(error);
-        // A database that is away is not the request's fault: the round fails, the request waits.
-        if (!(refused instanceof AppError) || refused.status >= 500) throw refused;
-        await setScheduleOutcome(tx, r.id, 'failed', refused.message);
-        await record(tx, 'change-request-scheduled-application-failure', r, by, { reason: refused.message });
+        const reason =
+          refused instanceof AppError && refused.status < 500
+            ? refused.message
+            : 'Applying it failed on an internal error (see the service log).';
+        await setScheduleOutcome(tx, r.id, 'failed', reason);
+        await record(tx, 'change-request-scheduled-application-failure', r, by, { reason });
       }
     }
     return applied;

@@ -6,6 +6,7 @@ import { allows, type Permission, type Principal } from '../../platform/http/aut
 import { AppError, invalid, notFound } from '../../platform/http/errors.js';
 import { type Applier, CHANGE_KINDS, type Change, type ChangeAction } from '../changes/index.js';
 import { appendEvent } from '../events/index.js';
+import { type Place, protectedPlaces } from './change-requests.guard.js';
 import type { ChangeInputType, StateInput } from './change-requests.schemas.js';
 import {
   addComment,
@@ -17,6 +18,7 @@ import {
   existingUsers,
   findRequest,
   insertChange,
+  lastOwnEvent,
   listChanges,
   listReviews,
   listSettings,
@@ -46,7 +48,8 @@ const PERMISSION_OF: Record<ChangeAction, Permission> = {
   deleteStrategy: 'DELETE_FEATURE_STRATEGY',
   reorderStrategy: 'UPDATE_FEATURE_STRATEGY',
   patchVariant: 'UPDATE_FEATURE_ENVIRONMENT_VARIANTS',
-  updateFlagVariants: 'UPDATE_FEATURE_ENVIRONMENT_VARIANTS',
+  // The deprecated flag-level variants write every environment: their route needs UPDATE_FEATURE.
+  updateFlagVariants: 'UPDATE_FEATURE',
   addDependency: 'UPDATE_FEATURE_DEPENDENCY',
   deleteDependency: 'UPDATE_FEATURE_DEPENDENCY',
   archiveFeature: 'DELETE_FEATURE',
@@ -323,10 +326,35 @@ export async function getRequest(ctx: Ctx, project: string, id: number, by: Prin
 const APPROVE: Permission = 'APPROVE_CHANGE_REQUEST';
 const APPLY: Permission = 'APPLY_CHANGE_REQUEST';
 
-function needs(by: Principal, permission: Permission, r: RequestRow) {
-  if (!allows(by, permission, r.project, r.environment)) {
+/**
+ * Where the request's changes reach that requires change requests: its own project environment,
+ * and for a change of the whole flag or of a segment, every other one it touches. Reviewing and
+ * applying it take the permission in each, and as many approvals as the strictest asks.
+ */
+export async function reachOf(tx: Db, r: RequestRow): Promise<Place[]> {
+  const places = new Map<string, Place>([
+    [
+      `${r.project}\u0000${r.environment}`,
+      { project: r.project, environment: r.environment, approvals: r.minApprovals },
+    ],
+  ]);
+  for (const row of await listChanges(tx, [r.id])) {
+    if ('environment' in row.change) continue;
+    for (const place of await protectedPlaces(tx, row.change))
+      places.set(`${place.project}\u0000${place.environment}`, place);
+  }
+  return [...places.values()];
+}
+
+export function mayEverywhere(by: Principal, permission: Permission, places: Place[]) {
+  return places.find((p) => !allows(by, permission, p.project, p.environment));
+}
+
+function needs(by: Principal, permission: Permission, places: Place[]) {
+  const missing = mayEverywhere(by, permission, places);
+  if (missing) {
     throw refused(
-      `You don't have the required permissions to perform this operation. You need the "${permission}" permission in the "${r.environment}" environment.`,
+      `You don't have the required permissions to perform this operation. You need the "${permission}" permission in the "${missing.environment}" environment of project "${missing.project}".`,
     );
   }
 }
@@ -340,13 +368,14 @@ function notAuthor(by: Principal, r: RequestRow, what: string) {
  * nothing; their events carry the request's id. A change whose target moved fails the whole.
  */
 export async function applyChanges(ctx: Ctx, tx: Db, r: RequestRow, by: Principal) {
+  const after = await lastOwnEvent(tx);
   const rows = await listChanges(tx, [r.id]);
   await ctx.changes.applyIn(
     tx,
     rows.map((c) => c.change),
     { deps: ctx.deps, by, throughChangeRequest: true },
   );
-  await tagEvents(tx, r.id);
+  await tagEvents(tx, after, r.id);
 }
 
 export async function changeState(ctx: Ctx, project: string, id: number, body: StateInput, by: Principal) {
@@ -378,31 +407,33 @@ export async function changeState(ctx: Ctx, project: string, id: number, body: S
       case 'Approved': {
         if (r.state !== 'In review') throw wrongState(r, 'approved');
         notAuthor(by, r, 'approve');
-        needs(by, APPROVE, r);
+        const reach = await reachOf(tx, r);
+        needs(by, APPROVE, reach);
         await addReview(tx, r.id, userId, 'approved', now);
         await record(tx, 'change-request-approval-added', r, by);
         const approvals = (await listReviews(tx, [r.id])).filter((v) => v.verdict === 'approved').length;
-        if (approvals >= r.minApprovals) await move('Approved', 'change-request-approved');
+        if (approvals >= Math.max(...reach.map((p) => p.approvals)))
+          await move('Approved', 'change-request-approved');
         break;
       }
       case 'Rejected': {
         if (r.state !== 'In review' && r.state !== 'Approved') throw wrongState(r, 'rejected');
         notAuthor(by, r, 'reject');
-        needs(by, APPROVE, r);
+        needs(by, APPROVE, await reachOf(tx, r));
         await addReview(tx, r.id, userId, 'rejected', now);
         await move('Rejected', 'change-request-rejected');
         break;
       }
       case 'Applied': {
         if (r.state !== 'Approved' && r.state !== 'Scheduled') throw wrongState(r, 'applied');
-        needs(by, APPLY, r);
+        needs(by, APPLY, await reachOf(tx, r));
         await applyChanges(ctx, tx, r, by);
         await move('Applied', 'change-request-applied');
         break;
       }
       case 'Scheduled': {
         if (r.state !== 'Approved' && r.state !== 'Scheduled') throw wrongState(r, 'scheduled');
-        needs(by, APPLY, r);
+        needs(by, APPLY, await reachOf(tx, r));
         const at = new Date(body.scheduledAt as string);
         await setState(tx, r.id, 'Scheduled', now, { at, by: userId, status: 'pending', reason: null });
         await record(tx, 'change-request-scheduled', r, by, { scheduledDate: at.toISOString() });
@@ -411,7 +442,7 @@ export async function changeState(ctx: Ctx, project: string, id: number, body: S
       case 'Cancelled': {
         if (!['Draft', 'In review', 'Approved', 'Scheduled'].includes(r.state))
           throw wrongState(r, 'cancelled');
-        if (r.createdByUserId !== userId) needs(by, APPLY, r);
+        if (r.createdByUserId !== userId) needs(by, APPLY, await reachOf(tx, r));
         await move('Cancelled', 'change-request-cancelled');
         break;
       }

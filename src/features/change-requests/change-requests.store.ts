@@ -130,23 +130,31 @@ export async function draftOf(
   minApprovals: number,
   now: Date,
 ): Promise<{ id: number; created: boolean }> {
-  const inserted = await sql<{ id: number }>`
-    INSERT INTO change_requests (project, environment, created_by_user_id, min_approvals, created_at, state_timestamps)
-    VALUES (${project}, ${environment}, ${userId}, ${minApprovals}, ${now}, ${JSON.stringify({ Draft: now.toISOString() })})
-    ON CONFLICT (project, environment, created_by_user_id) WHERE state = 'Draft' DO NOTHING
-    RETURNING id`.execute(db);
-  const id = inserted.rows[0]?.id;
-  if (id !== undefined) return { id, created: true };
-  const existing = await db
-    .selectFrom('change_requests')
-    .select('id')
-    .where('project', '=', project)
-    .where('environment', '=', environment)
-    .where('created_by_user_id', '=', userId)
-    .where('state', '=', 'Draft')
-    .forUpdate()
-    .executeTakeFirstOrThrow();
-  return { id: existing.id, created: false };
+  // A draft that leaves Draft (submitted, discarded) while this waits for it is gone: try again.
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const inserted = await sql<{ id: number }>`
+      INSERT INTO change_requests (project, environment, created_by_user_id, min_approvals, created_at, state_timestamps)
+      VALUES (${project}, ${environment}, ${userId}, ${minApprovals}, ${now}, ${JSON.stringify({ Draft: now.toISOString() })})
+      ON CONFLICT (project, environment, created_by_user_id) WHERE state = 'Draft' DO NOTHING
+      RETURNING id`.execute(db);
+    const id = inserted.rows[0]?.id;
+    if (id !== undefined) return { id, created: true };
+    const existing = await db
+      .selectFrom('change_requests')
+      .select('id')
+      .where('project', '=', project)
+      .where('environment', '=', environment)
+      .where('created_by_user_id', '=', userId)
+      .where('state', '=', 'Draft')
+      .forUpdate()
+      .executeTakeFirst();
+    if (existing) return { id: existing.id, created: false };
+  }
+  throw new Error('the draft kept changing state while changes were added to it');
+}
+
+export async function setMinApprovals(db: Db, id: number, approvals: number) {
+  await db.updateTable('change_requests').set({ min_approvals: approvals }).where('id', '=', id).execute();
 }
 
 /** One request of the project, its row locked when `lock` (every transition holds it). */
@@ -442,11 +450,24 @@ export async function setScheduleOutcome(db: Db, id: number, status: 'failed' | 
     .execute();
 }
 
-/** Tags the events this transaction has recorded so far with the change request that caused them. */
-export async function tagEvents(db: Db, requestId: number) {
+/** The newest event this transaction has recorded so far (0: none): where a tagging starts. */
+export async function lastOwnEvent(db: Db): Promise<number> {
+  const row = await sql<{ id: string | null }>`
+    SELECT max(id)::text AS id FROM events WHERE tx = pg_current_xact_id()`.execute(db);
+  return Number(row.rows[0]?.id ?? 0);
+}
+
+/**
+ * Tags the events this transaction recorded after `after` with the change request that caused
+ * them, in their data; events whose data is not an object (a list, as `strategy-order-changed`'s)
+ * keep it as it is.
+ */
+export async function tagEvents(db: Db, after: number, requestId: number) {
   await sql`
     UPDATE events SET data = coalesce(data, '{}'::jsonb) || jsonb_build_object('changeRequestId', ${requestId}::int)
-    WHERE tx = pg_current_xact_id()`.execute(db);
+    WHERE tx = pg_current_xact_id() AND id > ${after} AND (data IS NULL OR jsonb_typeof(data) = 'object')`.execute(
+    db,
+  );
 }
 
 /**

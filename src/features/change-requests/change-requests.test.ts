@@ -566,4 +566,69 @@ describe('change requests', () => {
       200,
     );
   });
+
+  it('a change of the whole flag needs what its strictest protected environment asks, and the permission there', async () => {
+    const x = await team(1);
+    // Development too requires change requests, with two approvals.
+    const dev = `/api/admin/projects/${x.project}/environments/development/change-requests/config`;
+    expect((await t.send('PUT', dev, { changeRequestsEnabled: true, requiredApprovals: 2 })).statusCode).toBe(
+      204,
+    );
+    const parent = uniqueName('crparent');
+    expect(
+      (await t.send('POST', `/api/admin/projects/${x.project}/features`, { name: parent })).statusCode,
+    ).toBe(200);
+    // Filed in production (one approval), it also reaches development (two).
+    const draft = await propose(x, {
+      feature: x.flag,
+      action: 'addDependency',
+      payload: { feature: parent },
+    });
+    await move(x, draft.id, 'In review', x.author);
+    expect((await move(x, draft.id, 'Approved', x.approver)).json().state).toBe('In review');
+    expect((await move(x, draft.id, 'Approved', x.second)).json().state).toBe('Approved');
+    expect((await move(x, draft.id, 'Applied', x.approver)).statusCode).toBe(200);
+    // The deprecated flag-level variants need UPDATE_FEATURE, as their route does: a Member has it.
+    const variants = await propose(x, {
+      feature: x.flag,
+      action: 'updateFlagVariants',
+      payload: { variants: [] },
+    });
+    expect(variants.features[0].changes[0].action).toBe('updateFlagVariants');
+  });
+
+  it('tags each scheduled request’s events with its own id, and leaves a list payload as it is', async () => {
+    const x = await team();
+    const strategies = `/api/admin/projects/${x.project}/features/${x.flag}/environments/production/strategies`;
+    const a = (await t.send('POST', strategies, { name: 'default' })).json();
+    const b = (await t.send('POST', strategies, { name: 'default' })).json();
+    const ids: number[] = [];
+    for (const change of [
+      { feature: x.flag, action: 'updateEnabled', payload: { enabled: true } },
+      {
+        feature: x.flag,
+        action: 'reorderStrategy',
+        payload: [
+          { id: a.id, sortOrder: 2 },
+          { id: b.id, sortOrder: 1 },
+        ],
+      },
+    ]) {
+      const draft = await propose(x, change);
+      await move(x, draft.id, 'In review', x.author);
+      await move(x, draft.id, 'Approved', x.approver);
+      const at = new Date(clock + 60_000).toISOString();
+      expect((await move(x, draft.id, 'Scheduled', x.approver, { scheduledAt: at })).statusCode).toBe(200);
+      ids.push(draft.id);
+    }
+    clock += 61_000;
+    expect(await scheduler()).toBe(2);
+    const events = await eventsOf(x.project);
+    const enabled = events.find((e) => e.type === 'feature-environment-enabled');
+    expect(enabled?.data).toMatchObject({ changeRequestId: ids[0] });
+    const success = events.filter((e) => e.type === 'change-request-scheduled-application-success');
+    expect(success.map((e) => (e.data as { changeRequestId: number }).changeRequestId)).toEqual(ids);
+    const reordered = events.find((e) => e.type === 'strategy-order-changed');
+    expect(Array.isArray(reordered?.data)).toBe(true);
+  });
 });
