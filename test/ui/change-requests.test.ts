@@ -18,7 +18,7 @@ describe('change requests in the web UI (headless Chromium)', () => {
   const flag = slug('crflag');
   const production = `/api/admin/projects/${project}/features/${flag}/environments/production`;
   let author: { username: string };
-  let approver: { username: string };
+  let approver: { id: number; username: string };
 
   beforeAll(async () => {
     ({ t, url, browser, page } = await startUi());
@@ -70,6 +70,24 @@ describe('change requests in the web UI (headless Chromium)', () => {
       .getByText('updateEnabled')
       .waitFor();
     await check(page, 'change-request-draft');
+    // Its author asks the Owner to review it.
+    await page.getByLabel('Reviewers asked').first().click();
+    await page.getByRole('option', { name: approver.username }).click();
+    // A draft is its author's alone (the admin token does not see it): read what was stored.
+    await expect
+      .poll(async () =>
+        (
+          await t.database.session((run) =>
+            run(
+              `SELECT v.user_id FROM change_request_reviewers v JOIN change_requests r ON r.id = v.change_request_id
+               WHERE r.project = $1`,
+              [project],
+            ),
+          )
+        ).map((row) => row.user_id),
+      )
+      .toEqual([approver.id]);
+    await page.keyboard.press('Escape');
     await page.getByRole('button', { name: 'Submit for review' }).click();
     await page.getByText('In review', { exact: true }).waitFor();
     expect((await getJson(t, production)).enabled).toBe(false);

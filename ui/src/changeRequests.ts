@@ -39,6 +39,7 @@ export interface ChangeRequest {
   approvals: { createdBy: Person; createdAt: string }[];
   rejections: { createdBy: Person; createdAt: string }[];
   comments: { id: number; text: string; createdBy: Person; createdAt: string }[];
+  reviewers: Person[];
   stateTimestamps: Record<string, string>;
   schedule?: { scheduledAt: string; status: 'pending' | 'failed' | 'suspended'; reason?: string };
 }

@@ -6,6 +6,7 @@ import {
   Card,
   Code,
   Group,
+  MultiSelect,
   Stack,
   Text,
   Textarea,
@@ -68,6 +69,50 @@ function Change({ change, onDiscard }: { change: ChangeView; onDiscard?: (() => 
         )}
       </Group>
     </Card>
+  );
+}
+
+/** Who is asked to review the request; its author picks them among those who may approve. */
+function Reviewers({
+  request,
+  base,
+  editable,
+  refresh,
+}: {
+  request: ChangeRequest;
+  base: string;
+  editable: boolean;
+  refresh: () => Promise<void>;
+}) {
+  const candidates = useQuery({
+    queryKey: ['available-reviewers', request.project, request.environment],
+    queryFn: () =>
+      get<{ reviewers: { id: number; name: string | null; email: string; username: string | null }[] }>(
+        `api/admin/projects/${enc(request.project)}/change-requests/available-reviewers/${enc(request.environment)}`,
+      ),
+    enabled: editable,
+  });
+  const save = useMutation({
+    mutationFn: (ids: string[]) => put(`${base}/approvers`, { reviewers: ids.map(Number) }),
+    onSettled: refresh,
+  });
+  const chosen = request.reviewers.flatMap((r) => (r.id === undefined ? [] : [String(r.id)]));
+  if (!editable)
+    return (
+      <Text size="sm">Reviewers asked: {request.reviewers.map((r) => r.username).join(', ') || 'none'}</Text>
+    );
+  const data = (candidates.data?.reviewers ?? [])
+    .filter((r) => r.id !== request.createdBy.id)
+    .map((r) => ({ value: String(r.id), label: r.username ?? r.email ?? r.name ?? `#${r.id}` }));
+  return (
+    <MultiSelect
+      label="Reviewers asked"
+      data={data}
+      value={chosen}
+      onChange={(ids) => save.mutate(ids)}
+      searchable
+      w={420}
+    />
   );
 }
 
@@ -139,6 +184,7 @@ export default function ChangeRequestPage() {
         In {r.environment} · by {r.createdBy.username ?? 'someone'} · {new Date(r.createdAt).toLocaleString()}{' '}
         · approvals {r.approvals.length} of {r.minApprovals}
       </Text>
+      <Reviewers request={r} base={base} editable={editable} refresh={refresh} />
       {r.schedule && (
         <Alert
           color={r.schedule.status === 'pending' ? 'blue' : 'red'}
