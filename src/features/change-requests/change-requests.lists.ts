@@ -86,13 +86,7 @@ export async function availableReviewers(ctx: Ctx, project: string, environment:
   const reviewers = [];
   for (const user of await activeUsers(db)) {
     const grants = (await grantsOfUser(db, user.id)) ?? [];
-    const may = grants.some(
-      (g) =>
-        (g.permission === 'ADMIN' || g.permission === 'APPROVE_CHANGE_REQUEST') &&
-        (!g.project || g.project === '*' || g.project === project) &&
-        (!g.environment || g.environment === '*' || g.environment === environment),
-    );
-    if (may) {
+    if (allows({ grants }, 'APPROVE_CHANGE_REQUEST', project, environment)) {
       reviewers.push({
         id: user.id,
         name: user.name,

@@ -62,6 +62,12 @@ const wrongState = (r: RequestRow, action: string) =>
   new AppError('ConflictError', `Change request ${r.id} is ${r.state}: it cannot be ${action}.`);
 const unknownRequest = (id: number) => notFound(`Could not find change request ${id}.`);
 
+/** The request as its viewer may see it: another person's draft is not there (404). */
+function visible(r: RequestRow | undefined, id: number, by: Principal): RequestRow {
+  if (!r || (r.state === 'Draft' && r.createdByUserId !== by.userId)) throw unknownRequest(id);
+  return r;
+}
+
 /** Change requests are made and reviewed by people: their names stand on them (sessions, PATs). */
 function person(by: Principal): number {
   if (by.kind !== 'user' || by.userId <= 0) {
@@ -169,12 +175,7 @@ function toChange(input: ChangeInputType, project: string, environment: string, 
 
 /** The caller may make this change directly, permissions aside from the gate (else 403). */
 function mayPropose(by: Principal, change: Change, project: string, environment: string) {
-  const needed = PERMISSION_OF[change.action];
-  if (!allows(by, needed, project, environment)) {
-    throw refused(
-      `You don't have the required permissions to perform this operation. You need the "${needed}" permission in the "${environment}" environment.`,
-    );
-  }
+  needs(by, PERMISSION_OF[change.action], [{ project, environment, approvals: 0 }]);
 }
 
 /**
@@ -233,9 +234,9 @@ export async function addChanges(
  * unknown request is a 404 whoever asks; only a person can be an author.
  */
 async function editable(tx: Db, project: string, id: number, by: Principal) {
-  const r = await findRequest(tx, project, id, true);
-  if (r) person(by);
-  if (!r || (r.state === 'Draft' && r.createdByUserId !== by.userId)) throw unknownRequest(id);
+  const found = await findRequest(tx, project, id, true);
+  if (found) person(by);
+  const r = visible(found, id, by);
   if (r.createdByUserId !== by.userId) throw refused('Only the author of a change request can change it.');
   if (!['Draft', 'In review', 'Approved'].includes(r.state)) throw wrongState(r, 'edited');
   return r;
@@ -263,8 +264,7 @@ export async function editChange(
 ) {
   person(by);
   const db = ctx.deps.database.db;
-  const before = await findRequest(db, project, id);
-  if (!before || (before.state === 'Draft' && before.createdByUserId !== by.userId)) throw unknownRequest(id);
+  const before = visible(await findRequest(db, project, id), id, by);
   const change = toChange(input, project, before.environment, '/body');
   mayPropose(by, change, project, before.environment);
   const ready = await prepared(ctx, change, by);
@@ -315,8 +315,7 @@ export async function discardDraft(ctx: Ctx, project: string, id: number, by: Pr
 
 /** One request with each open change's conflict; another person's draft is not there (404). */
 export async function getRequest(ctx: Ctx, project: string, id: number, by: Principal) {
-  const r = await findRequest(ctx.deps.database.db, project, id);
-  if (!r || (r.state === 'Draft' && r.createdByUserId !== by.userId)) throw unknownRequest(id);
+  const r = visible(await findRequest(ctx.deps.database.db, project, id), id, by);
   const [view] = await viewsOf(ctx.deps, [r], (rows) => conflictsOf(ctx.deps, ctx.changes, rows, by));
   return view as NonNullable<typeof view>;
 }
@@ -388,8 +387,7 @@ export async function changeState(ctx: Ctx, project: string, id: number, body: S
     if (at.getTime() <= now.getTime()) throw invalid('`scheduledAt` must be in the future.');
   }
   await transaction(ctx.deps.database.db, async (tx) => {
-    const r = await findRequest(tx, project, id, true);
-    if (!r || (r.state === 'Draft' && r.createdByUserId !== userId)) throw unknownRequest(id);
+    const r = visible(await findRequest(tx, project, id, true), id, by);
     const move = async (state: ChangeRequestState, event: string, data?: Record<string, unknown>) => {
       await setState(tx, r.id, state, now);
       await record(tx, event, r, by, data);
@@ -456,8 +454,7 @@ export async function changeState(ctx: Ctx, project: string, id: number, body: S
 export async function comment(ctx: Ctx, project: string, id: number, text: string, by: Principal) {
   const userId = person(by);
   await transaction(ctx.deps.database.db, async (tx) => {
-    const r = await findRequest(tx, project, id, true);
-    if (!r || (r.state === 'Draft' && r.createdByUserId !== userId)) throw unknownRequest(id);
+    const r = visible(await findRequest(tx, project, id, true), id, by);
     await addComment(tx, r.id, userId, text, ctx.deps.now());
   });
 }
@@ -465,8 +462,7 @@ export async function comment(ctx: Ctx, project: string, id: number, text: strin
 export async function retitle(ctx: Ctx, project: string, id: number, title: string, by: Principal) {
   person(by);
   await transaction(ctx.deps.database.db, async (tx) => {
-    const r = await findRequest(tx, project, id, true);
-    if (!r || (r.state === 'Draft' && r.createdByUserId !== by.userId)) throw unknownRequest(id);
+    const r = visible(await findRequest(tx, project, id, true), id, by);
     if (r.createdByUserId !== by.userId)
       throw refused('Only the author of a change request can change its title.');
     await setTitle(tx, r.id, title);
@@ -482,8 +478,7 @@ export async function requestReviewers(
 ) {
   person(by);
   await transaction(ctx.deps.database.db, async (tx) => {
-    const r = await findRequest(tx, project, id, true);
-    if (!r || (r.state === 'Draft' && r.createdByUserId !== by.userId)) throw unknownRequest(id);
+    const r = visible(await findRequest(tx, project, id, true), id, by);
     if (r.createdByUserId !== by.userId)
       throw refused('Only the author of a change request can ask for reviewers.');
     const wanted = [...new Set(reviewers)].sort((a, b) => a - b);

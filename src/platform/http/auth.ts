@@ -115,7 +115,12 @@ export interface Authenticators {
 const CLIENT_PERMISSIONS = new Set<RoutePermission>(['CLIENT', 'FRONTEND', 'SDK']);
 
 /** Whether the principal may do `needed` on the given project/environment. */
-export function allows(principal: Principal, needed: Permission, project?: string, environment?: string) {
+export function allows(
+  principal: Pick<Principal, 'grants'>,
+  needed: Permission,
+  project?: string,
+  environment?: string,
+) {
   return principal.grants.some(
     (g) =>
       (g.permission === 'ADMIN' || g.permission === needed) &&
