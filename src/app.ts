@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { changes } from './changes.js';
 import type { Deps } from './deps.js';
 import { apiTokenRoutes, edgeValidateRoutes, tokenResolver } from './features/access/index.js';
+import { actionRoutes, startActionsJob } from './features/actions/index.js';
 import { addonRoutes } from './features/addons/index.js';
 import { applicationRoutes } from './features/applications/index.js';
 import { bannerRoutes } from './features/banners/index.js';
@@ -35,6 +36,7 @@ import { projectRoutes, startHealthHistoryJob } from './features/projects/index.
 import { roleRoutes } from './features/roles/index.js';
 import { searchRoutes } from './features/search/index.js';
 import { segmentRoutes } from './features/segments/index.js';
+import { signalRoutes } from './features/signals/index.js';
 import { ConfigurationCache } from './features/snapshot/index.js';
 import { stateRoutes } from './features/state/index.js';
 import { strategyRoutes } from './features/strategies/index.js';
@@ -125,6 +127,15 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
     app.addHook('onClose', async () => stopScheduler?.());
   }
 
+  const actionsEvery = deps.config.SIGNAL_ACTIONS_SECONDS * 1000;
+  let stopActions: (() => Promise<void>) | undefined;
+  if (actionsEvery > 0) {
+    app.addHook('onReady', async () => {
+      stopActions = startActionsJob({ deps, changes }, actionsEvery, app.log);
+    });
+    app.addHook('onClose', async () => stopActions?.());
+  }
+
   // Maintenance mode refuses configuration writes, after authentication and permission checks.
   app.addHook('preHandler', maintenanceGuard(deps));
   documentMaintenance(app);
@@ -152,6 +163,8 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   await app.register(segmentRoutes(deps, changes));
   await app.register(changeRequestRoutes(deps, changes));
   await app.register(bannerRoutes(deps));
+  await app.register(signalRoutes(deps));
+  await app.register(actionRoutes(deps));
   await app.register(searchRoutes(deps));
   await app.register(featureTypeRoutes(deps));
   await app.register(maintenanceRoutes(deps, reads));

@@ -72,6 +72,10 @@ const EnvSchema = Type.Object({
   STALENESS_CHECK_SECONDS: Type.Integer({ minimum: 0, default: 60 }),
   /** How often scheduled change requests that are due are applied (one instance at a time); 0 = never. */
   SCHEDULED_CHANGES_CHECK_SECONDS: Type.Integer({ minimum: 0, default: 10 }),
+  /** How often new signals are matched against action sets and their actions run (one instance at a time); 0 = never. */
+  SIGNAL_ACTIONS_SECONDS: Type.Number({ minimum: 0, default: 1 }),
+  /** At most this many runs of one action set per minute (a loop of signals and actions cannot run away). */
+  ACTION_SET_RUNS_PER_MINUTE: Type.Integer({ minimum: 1, default: 30 }),
   /** How often integrations (addons) look for new events to deliver; 0 = never (docs/adr/0013). */
   ADDON_DELIVERY_SECONDS: Type.Number({ minimum: 0, default: 1 }),
   /**
@@ -181,6 +185,8 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     RETENTION_CHECK_SECONDS: 0,
     // Tests apply due scheduled change requests themselves, at the clock they set.
     SCHEDULED_CHANGES_CHECK_SECONDS: 0,
+    // Tests run the actions job themselves (runActionSets).
+    SIGNAL_ACTIONS_SECONDS: 0,
     // Reports are written before their answer, so a test reads them at once.
     METRICS_BATCH_MS: 0,
     ...overrides,

@@ -2,7 +2,7 @@
 // Its rules are docs/evaluation.md; a bare §N in this directory is a section of that file.
 export type { CompiledFlag, CompiledSnapshot, CompiledStrategy } from './compile.js';
 export { compileSnapshot } from './compile.js';
-export { OPERATORS, type Operator } from './constraints.js';
+export { compileConstraint, OPERATORS, type Operator } from './constraints.js';
 export { type ContextView, prepareContext } from './context.js';
 export { type Decision, decideFlag } from './decide.js';
 export { evaluateAll, evaluateCompiled, evaluateFlag } from './evaluate.js';

@@ -1,17 +1,11 @@
-import { JOB_LEASES, transaction, tryJobLease } from '../../platform/db/index.js';
+import { JOB_LEASES, transaction, tryJobLease, underSavepoint } from '../../platform/db/index.js';
 import { translateDbError } from '../../platform/db/pg-errors.js';
 import type { Principal } from '../../platform/http/auth.js';
 import { AppError } from '../../platform/http/errors.js';
 import { repeatEvery } from '../../platform/jobs.js';
-import { findUsers, grantsOfUser, userDisplayName } from '../users/index.js';
+import { principalOfUser } from '../users/index.js';
 import { applyChanges, type Ctx, mayEverywhere, reachOf, record } from './change-requests.service.js';
-import {
-  dueRequests,
-  findRequest,
-  setScheduleOutcome,
-  setState,
-  underSavepoint,
-} from './change-requests.store.js';
+import { dueRequests, findRequest, setScheduleOutcome, setState } from './change-requests.store.js';
 
 /** How many due requests one round applies (the rest wait for the next round). */
 const ROUND = 20;
@@ -73,16 +67,8 @@ export async function applyDueChangeRequests(ctx: Ctx): Promise<number> {
 /** Who the service records as the author of what it does by itself, as Unleash does. */
 const SYSTEM: Principal = { name: 'unleash_system_user', userId: -1337, kind: 'admin-token', grants: [] };
 
-async function scheduler(
-  db: Ctx['deps']['database']['db'],
-  userId: number | null,
-): Promise<Principal | undefined> {
-  if (userId === null) return undefined;
-  const [user] = await findUsers(db, [userId]);
-  const grants = user && (await grantsOfUser(db, userId));
-  if (!user || !grants) return undefined;
-  return { name: userDisplayName(user), userId, kind: 'user', grants };
-}
+const scheduler = (db: Ctx['deps']['database']['db'], userId: number | null) =>
+  userId === null ? Promise.resolve(undefined) : principalOfUser(db, userId);
 
 /** Runs the scheduler every `intervalMs` until the returned function is called. */
 export function startChangeRequestScheduler(

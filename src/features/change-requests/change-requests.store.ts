@@ -471,22 +471,6 @@ export async function tagEvents(db: Db, after: number, requestId: number) {
 }
 
 /**
- * Runs `fn` under a savepoint of the caller's transaction: when it throws, what it wrote is rolled
- * back and the transaction goes on (the error is rethrown for the caller to record).
- */
-export async function underSavepoint<T>(db: Db, fn: () => Promise<T>): Promise<T> {
-  await sql`SAVEPOINT change_request`.execute(db);
-  try {
-    const result = await fn();
-    await sql`RELEASE SAVEPOINT change_request`.execute(db);
-    return result;
-  } catch (error) {
-    await sql`ROLLBACK TO SAVEPOINT change_request`.execute(db);
-    throw error;
-  }
-}
-
-/**
  * Scheduled requests of the project with a change of one of the flags, of one of the strategies
  * (by id), or of the variants of one of the flags: what a change made directly now would meet.
  */

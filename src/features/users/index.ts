@@ -6,6 +6,7 @@ export {
   grantsOfUser,
   hashSecret,
   PAT_PREFIX,
+  principalOfUser,
   SESSION_COOKIE,
   userDisplayName,
   userResolver,

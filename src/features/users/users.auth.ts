@@ -25,6 +25,17 @@ export async function grantsOfUser(db: Db, userId: number): Promise<Grant[] | un
   return loadGrants(db, userId);
 }
 
+/**
+ * A user (or service account) as the principal of work done on their behalf outside a request
+ * (a scheduled change request, an action set's run), with their permissions now; undefined when
+ * there is no such user.
+ */
+export async function principalOfUser(db: Db, userId: number): Promise<Principal | undefined> {
+  const user = await findUser(db, userId);
+  if (!user) return undefined;
+  return { name: userDisplayName(user), userId, kind: 'user', grants: await loadGrants(db, userId) };
+}
+
 /** Who a user is on events: email, else username (as Unleash records it). */
 export const userDisplayName = (u: { id: number; email: string | null; username: string | null }) =>
   u.email ?? u.username ?? `user-${u.id}`;

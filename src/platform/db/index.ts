@@ -8,5 +8,6 @@ export { JOB_LEASES, takeJobLease, tryJobLease } from './lease.js';
 export { likeLiteral } from './like.js';
 export { planForManyRows } from './many-rows.js';
 export { PREPARE_ALWAYS } from './pglite-prepared.js';
+export { underSavepoint } from './savepoint.js';
 export { settingMadeOnce } from './setting-once.js';
 export { singleStatement, transaction, transactionRetries } from './transaction.js';

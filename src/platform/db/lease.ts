@@ -11,6 +11,7 @@ export const JOB_LEASES = {
   addonDelivery: 42420124,
   projectHealthHistory: 42420125,
   scheduledChangeRequests: 42420126,
+  signalActions: 42420127,
 } as const;
 
 /**

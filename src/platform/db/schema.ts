@@ -409,6 +409,69 @@ export interface BannersTable {
   created_at: Timestamp;
 }
 
+export interface SignalEndpointsTable {
+  id: Generated<number>;
+  name: string;
+  description: string | null;
+  enabled: Generated<boolean>;
+  created_at: Timestamp;
+  created_by_user_id: number | null;
+}
+
+export interface SignalEndpointTokensTable {
+  id: Generated<number>;
+  signal_endpoint_id: number;
+  name: string;
+  token_hash: string;
+  created_at: Timestamp;
+  created_by_user_id: number | null;
+}
+
+export interface SignalsTable {
+  id: Generated<number>;
+  source: Generated<'signal-endpoint'>;
+  source_id: number;
+  created_by_source_token_id: number | null;
+  token_name: string | null;
+  payload: Json<unknown>;
+  created_at: Timestamp;
+  processed_at: NullableTimestamp;
+}
+
+export interface ActionSetsTable {
+  id: Generated<number>;
+  project: string;
+  name: string;
+  description: string | null;
+  enabled: Generated<boolean>;
+  actor_id: number | null;
+  match_source: Generated<'signal-endpoint'>;
+  match_source_id: number;
+  match_payload: JsonDefault<Record<string, unknown>>;
+  created_at: Timestamp;
+  created_by_user_id: number | null;
+}
+
+export interface ActionsTable {
+  id: Generated<number>;
+  action_set_id: number;
+  action: string;
+  sort_order: number;
+  execution_params: JsonDefault<Record<string, unknown>>;
+  created_at: Timestamp;
+  created_by_user_id: number | null;
+}
+
+export interface ActionSetEventsTable {
+  id: Generated<number>;
+  action_set_id: number;
+  signal_id: number;
+  state: 'started' | 'success' | 'failed';
+  signal: Json<unknown>;
+  action_set: Json<unknown>;
+  created_at: Timestamp;
+}
+
 export interface DB {
   environments: EnvironmentsTable;
   projects: ProjectsTable;
@@ -452,4 +515,10 @@ export interface DB {
   change_request_comments: ChangeRequestCommentsTable;
   change_request_reviewers: ChangeRequestReviewersTable;
   banners: BannersTable;
+  signal_endpoints: SignalEndpointsTable;
+  signal_endpoint_tokens: SignalEndpointTokensTable;
+  signals: SignalsTable;
+  action_sets: ActionSetsTable;
+  actions: ActionsTable;
+  action_set_events: ActionSetEventsTable;
 }

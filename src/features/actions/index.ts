@@ -1,0 +1,2 @@
+export { actionRoutes } from './actions.routes.js';
+export { runActionSets, startActionsJob } from './actions.run.js';
