@@ -33,6 +33,7 @@ import { ofrepRoutes } from './features/ofrep/index.js';
 import { personalDashboardRoutes } from './features/personal-dashboard/index.js';
 import { playgroundRoutes } from './features/playground/index.js';
 import { projectRoutes, startHealthHistoryJob } from './features/projects/index.js';
+import { releasePlanRoutes, startReleasePlanJob } from './features/release-plans/index.js';
 import { roleRoutes } from './features/roles/index.js';
 import { searchRoutes } from './features/search/index.js';
 import { segmentRoutes } from './features/segments/index.js';
@@ -136,6 +137,15 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
     app.addHook('onClose', async () => stopActions?.());
   }
 
+  const progressionEvery = deps.config.RELEASE_PLAN_CHECK_SECONDS * 1000;
+  let stopProgressions: (() => Promise<void>) | undefined;
+  if (progressionEvery > 0) {
+    app.addHook('onReady', async () => {
+      stopProgressions = startReleasePlanJob({ deps, changes }, progressionEvery, app.log);
+    });
+    app.addHook('onClose', async () => stopProgressions?.());
+  }
+
   // Maintenance mode refuses configuration writes, after authentication and permission checks.
   app.addHook('preHandler', maintenanceGuard(deps));
   documentMaintenance(app);
@@ -165,6 +175,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   await app.register(bannerRoutes(deps));
   await app.register(signalRoutes(deps));
   await app.register(actionRoutes(deps));
+  await app.register(releasePlanRoutes(deps, changes));
   await app.register(searchRoutes(deps));
   await app.register(featureTypeRoutes(deps));
   await app.register(maintenanceRoutes(deps, reads));

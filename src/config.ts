@@ -72,6 +72,8 @@ const EnvSchema = Type.Object({
   STALENESS_CHECK_SECONDS: Type.Integer({ minimum: 0, default: 60 }),
   /** How often scheduled change requests that are due are applied (one instance at a time); 0 = never. */
   SCHEDULED_CHANGES_CHECK_SECONDS: Type.Integer({ minimum: 0, default: 10 }),
+  /** How often release plans whose milestone's time has come move on (one instance at a time); 0 = never. */
+  RELEASE_PLAN_CHECK_SECONDS: Type.Integer({ minimum: 0, default: 10 }),
   /** How often new signals are matched against action sets and their actions run (one instance at a time); 0 = never. */
   SIGNAL_ACTIONS_SECONDS: Type.Number({ minimum: 0, default: 1 }),
   /** At most this many runs of one action set per minute (a loop of signals and actions cannot run away). */
@@ -185,6 +187,8 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     RETENTION_CHECK_SECONDS: 0,
     // Tests apply due scheduled change requests themselves, at the clock they set.
     SCHEDULED_CHANGES_CHECK_SECONDS: 0,
+    // Tests run the release plan progression themselves (progressReleasePlans).
+    RELEASE_PLAN_CHECK_SECONDS: 0,
     // Tests run the actions job themselves (runActionSets).
     SIGNAL_ACTIONS_SECONDS: 0,
     // Reports are written before their answer, so a test reads them at once.

@@ -33,6 +33,7 @@ export const NAV: { to: string; label: string; permission?: string }[] = [
   { to: '/admin/invite-link', label: 'Invite link', permission: 'ADMIN' },
   { to: '/admin/import-export', label: 'Import / export', permission: 'ADMIN' },
   { to: '/admin/banners', label: 'Banners', permission: 'UPDATE_INSTANCE_BANNERS' },
+  { to: '/admin/signals', label: 'Signals', permission: 'ADMIN' },
 ];
 
 /** The signed-in frame: header (dark mode, sign out) and the left navigation. */

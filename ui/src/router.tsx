@@ -26,6 +26,7 @@ const ProjectStatusPage = lazy(() => import('./pages/ProjectStatus'));
 const ArchivePage = lazy(() => import('./pages/Archive'));
 const SignupPage = lazy(() => import('./pages/Signup'));
 const BannersAdminPage = lazy(() => import('./pages/BannersAdmin'));
+const SignalsAdminPage = lazy(() => import('./pages/SignalsAdmin'));
 const ChangeRequestsPage = lazy(() => import('./pages/ChangeRequests'));
 const ChangeRequestPage = lazy(() => import('./pages/ChangeRequest'));
 
@@ -76,6 +77,7 @@ export const router = createBrowserRouter(
         { path: 'admin/invite-link', element: page(InviteLinkPage) },
         { path: 'admin/import-export', element: page(ImportExportPage) },
         { path: 'admin/banners', element: page(BannersAdminPage) },
+        { path: 'admin/signals', element: page(SignalsAdminPage) },
         { path: '*', element: <Navigate to="/projects" replace /> },
       ],
     },

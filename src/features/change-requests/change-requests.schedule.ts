@@ -1,6 +1,6 @@
 import { JOB_LEASES, transaction, tryJobLease, underSavepoint } from '../../platform/db/index.js';
 import { translateDbError } from '../../platform/db/pg-errors.js';
-import type { Principal } from '../../platform/http/auth.js';
+import { SYSTEM } from '../../platform/http/auth.js';
 import { AppError } from '../../platform/http/errors.js';
 import { repeatEvery } from '../../platform/jobs.js';
 import { principalOfUser } from '../users/index.js';
@@ -63,9 +63,6 @@ export async function applyDueChangeRequests(ctx: Ctx): Promise<number> {
     return applied;
   });
 }
-
-/** Who the service records as the author of what it does by itself, as Unleash does. */
-const SYSTEM: Principal = { name: 'unleash_system_user', userId: -1337, kind: 'admin-token', grants: [] };
 
 const scheduler = (db: Ctx['deps']['database']['db'], userId: number | null) =>
   userId === null ? Promise.resolve(undefined) : principalOfUser(db, userId);

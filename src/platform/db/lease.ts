@@ -12,6 +12,7 @@ export const JOB_LEASES = {
   projectHealthHistory: 42420125,
   scheduledChangeRequests: 42420126,
   signalActions: 42420127,
+  releasePlanProgressions: 42420128,
 } as const;
 
 /**

@@ -472,6 +472,47 @@ export interface ActionSetEventsTable {
   created_at: Timestamp;
 }
 
+export interface ReleasePlanTemplatesTable {
+  id: string;
+  name: string;
+  description: string | null;
+  created_at: Timestamp;
+  created_by_user_id: number | null;
+  archived_at: NullableTimestamp;
+}
+
+export interface ReleasePlansTable {
+  id: string;
+  template_id: string | null;
+  feature_name: string;
+  environment: string;
+  name: string;
+  description: string | null;
+  active_milestone_id: string | null;
+  created_at: Timestamp;
+  created_by_user_id: number | null;
+}
+
+export interface ReleasePlanMilestonesTable {
+  id: string;
+  template_id: string | null;
+  plan_id: string | null;
+  name: string;
+  sort_order: number;
+  strategies: JsonDefault<unknown[]>;
+  started_at: NullableTimestamp;
+  paused_at: NullableTimestamp;
+  progression_target: string | null;
+  progression_minutes: number | null;
+  progression_executed_at: NullableTimestamp;
+}
+
+export interface ReleasePlanStrategiesTable {
+  strategy_id: string;
+  plan_id: string;
+  milestone_id: string;
+}
+
 export interface DB {
   environments: EnvironmentsTable;
   projects: ProjectsTable;
@@ -521,4 +562,8 @@ export interface DB {
   action_sets: ActionSetsTable;
   actions: ActionsTable;
   action_set_events: ActionSetEventsTable;
+  release_plan_templates: ReleasePlanTemplatesTable;
+  release_plans: ReleasePlansTable;
+  release_plan_milestones: ReleasePlanMilestonesTable;
+  release_plan_strategies: ReleasePlanStrategiesTable;
 }

@@ -60,6 +60,14 @@ export interface Grant {
   environment?: string;
 }
 
+/** Who the service records as the author of what it does by itself (jobs), as Unleash does; it holds no permission. */
+export const SYSTEM: Principal = {
+  name: 'unleash_system_user',
+  userId: -1337,
+  kind: 'admin-token',
+  grants: [],
+};
+
 /** The `userId` of API tokens (events' `createdByUserId`), as in Unleash. */
 export const TOKEN_USER_ID = -42;
 

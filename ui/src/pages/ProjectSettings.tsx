@@ -10,6 +10,7 @@ import { useCan } from '../session';
 import { ProjectAccessSection } from './AccessProjectMembers';
 import { accessKeys } from './AccessShared';
 import { ChangeRequestSettings } from './ChangeRequestSettings';
+import { ProjectActions } from './ProjectActions';
 
 interface ProjectOverview {
   id: string;
@@ -49,6 +50,7 @@ export default function ProjectSettingsPage() {
         project={project.data}
       />
       <ChangeRequestSettings projectId={projectId} />
+      <ProjectActions projectId={projectId} />
       <ProjectAccessSection projectId={projectId} />
     </Stack>
   );

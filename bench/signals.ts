@@ -1,0 +1,195 @@
+/**
+ * Signal intake (issue 48) on PostgreSQL: an external system posting `--rate` signals a second
+ * (open loop, autocannon's overall rate) to a signal endpoint that an action set listens to (one
+ * signal in 100 matches its filter and turns a flag off or on), while SDKs poll the client API.
+ * Reports the intake rate reached, the polls' throughput beside the same polls measured on a quiet
+ * service in the same run, and whether the actions job kept up (signals left unprocessed 3 s after
+ * the load). Targets: ≥ 500 signals/s taken while the polls keep ≥ 90 % of their quiet throughput.
+ *   npx tsx bench/signals.ts                  # PostgreSQL (BENCH_PG_URL), ~1 min
+ */
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+import { loadDataset } from './lib/dataset.js';
+import { createPostgresDatabase } from './lib/db.js';
+import { type LoadFigures, measure } from './lib/measure.js';
+import { machineFacts, writeSection } from './lib/report.js';
+import { ADMIN_TOKEN, type Child, ROOT, startService, stopAll, stopChild } from './lib/service.js';
+
+const { values: args } = parseArgs({
+  options: {
+    rate: { type: 'string', default: '500' },
+    duration: { type: 'string', default: '10' },
+    pollers: { type: 'string', default: '4' },
+    flags: { type: 'string', default: '200' },
+    'no-write': { type: 'boolean', default: false },
+  },
+});
+const RATE = Number(args.rate);
+const DURATION = Number(args.duration);
+const POLLERS = Number(args.pollers);
+const FLAGS = Number(args.flags);
+const log = (m: string) => console.log(m);
+
+async function api(base: string, method: string, path: string, body?: unknown) {
+  const res = await fetch(`${base}${path}`, {
+    method,
+    headers: {
+      authorization: ADMIN_TOKEN,
+      ...(body !== undefined && { 'content-type': 'application/json' }),
+    },
+    ...(body !== undefined && { body: JSON.stringify(body) }),
+  });
+  const text = await res.text();
+  if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${text.slice(0, 300)}`);
+  return text ? JSON.parse(text) : undefined;
+}
+
+/** POSTs signals at `rate` a second for `durationS`; every hundredth says `critical`. */
+function intake(url: string, token: string, rate: number, durationS: number) {
+  let n = 0;
+  return new Promise<{ sent: number; accepted: number; non2xx: number; errors: number; p99: number }>(
+    (resolve, reject) => {
+      autocannon(
+        {
+          url,
+          method: 'POST',
+          connections: 16,
+          overallRate: rate,
+          duration: durationS,
+          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+          requests: [
+            {
+              setupRequest: (req) => {
+                n += 1;
+                const severity = n % 100 === 0 ? 'critical' : 'warning';
+                return { ...req, body: JSON.stringify({ alert: { severity, service: 'checkout', n } }) };
+              },
+            },
+          ],
+        },
+        (error, result) => {
+          if (error) return reject(error);
+          resolve({
+            sent: result.requests.sent,
+            accepted: result['2xx'],
+            non2xx: result.non2xx,
+            errors: result.errors,
+            p99: result.latency.p99,
+          });
+        },
+      );
+    },
+  );
+}
+
+async function main() {
+  const db = await createPostgresDatabase('flagship_signalbench');
+  const children: Child[] = [];
+  try {
+    log(`signal bench: ${db.describe}, ${RATE} signals/s for ${DURATION} s, ${POLLERS} SDK connection(s)`);
+    const service = await startService(db.target);
+    children.push(service);
+    const base = `http://127.0.0.1:${service.port}`;
+    const sql = await db.connect();
+    await loadDataset(
+      sql,
+      { projects: 1, flags: FLAGS, strategiesPerEnv: 2, segments: 5, tags: 5, events: 1000 },
+      log,
+    );
+    const project = 'bench-p1';
+    const flag = 'bench-flag-1';
+    const client = await api(base, 'POST', '/api/admin/api-tokens', {
+      type: 'client',
+      tokenName: 'bench-client',
+      environment: 'development',
+      projects: ['*'],
+    });
+    const endpoint = await api(base, 'POST', '/api/admin/signal-endpoints', { name: 'bench-alerts' });
+    const token = await api(base, 'POST', `/api/admin/signal-endpoints/${endpoint.id}/tokens`, {
+      name: 'apm',
+    });
+    const bot = await api(base, 'POST', '/api/admin/service-account', {
+      username: 'bench-bot',
+      name: 'Bench bot',
+      rootRole: 'Admin',
+    });
+    for (const [i, action] of ['TOGGLE_FEATURE_OFF', 'TOGGLE_FEATURE_ON'].entries()) {
+      await api(base, 'POST', `/api/admin/projects/${project}/actions`, {
+        name: `bench ${i}`,
+        actorId: bot.id,
+        match: {
+          source: 'signal-endpoint',
+          sourceId: endpoint.id,
+          payload: { 'alert.severity': { operator: 'IN', values: ['critical'] } },
+        },
+        actions: [
+          {
+            action,
+            sortOrder: 1,
+            executionParams: { project, environment: 'development', featureName: flag },
+          },
+        ],
+      });
+    }
+
+    const polls = (durationS: number): Promise<LoadFigures> =>
+      measure(
+        {
+          url: `${base}/api/client/features`,
+          headers: { authorization: client.secret, 'unleash-client-spec': '5.2.0' },
+          connections: POLLERS,
+          durationS,
+        },
+        1,
+      );
+    const quiet = await polls(DURATION);
+    log(`quiet polls: ${Math.round(quiet.rps)} req/s, p50 ${quiet.p50.toFixed(2)} ms`);
+    const [busy, taken] = await Promise.all([
+      polls(DURATION),
+      intake(`${base}/api/signal-endpoint/bench-alerts`, token.token, RATE, DURATION + 1),
+    ]);
+    const reached = taken.accepted / (DURATION + 1);
+    log(
+      `under intake: polls ${Math.round(busy.rps)} req/s (${((100 * busy.rps) / quiet.rps).toFixed(1)} % of quiet); intake ${Math.round(reached)} signals/s accepted (${taken.non2xx} non-2xx, ${taken.errors} errors, p99 ${taken.p99} ms)`,
+    );
+    const count = async (query: string) => Number((await sql.query<{ n: string }>(query))[0]?.n);
+    const left = () => count('SELECT count(*) AS n FROM signals WHERE processed_at IS NULL');
+    const leftAtEnd = await left();
+    await new Promise((r) => setTimeout(r, 3000));
+    const leftAfter = await left();
+    const runs = await count('SELECT count(*) AS n FROM action_set_events');
+    log(`unprocessed signals at the end: ${leftAtEnd}, 3 s later: ${leftAfter}; action set runs: ${runs}`);
+    await sql.close();
+    await stopChild(service);
+
+    const share = busy.rps / quiet.rps;
+    const lines = [
+      `### Signal intake beside SDK polls, PostgreSQL (${new Date().toISOString().slice(0, 10)})`,
+      `${machineFacts()}. \`npx tsx bench/signals.ts\`: ${FLAGS} flags; an external system posts ${RATE} signals/s `,
+      `(open loop, 16 connections) for ${DURATION + 1} s to an endpoint two action sets listen to (one signal in 100 `,
+      `matches and turns a flag off, then on); ${POLLERS} SDK connection(s) poll \`/api/client/features\` meanwhile, `,
+      `and alone before (same run, ${DURATION} s each after 1 s warm-up). Targets: ≥ 500 signals/s taken `,
+      `(${Math.round(reached)}: ${reached >= 500 ? 'met' : 'NOT met'}); polls keep ≥ 90 % of quiet throughput `,
+      `(${(100 * share).toFixed(1)} %: ${share >= 0.9 ? 'met' : 'NOT met'}).`,
+      '',
+      '| figure | value |',
+      '| --- | --- |',
+      `| polls alone | ${Math.round(quiet.rps)} req/s, p50 ${quiet.p50.toFixed(2)} ms, p99 ${quiet.p99.toFixed(2)} ms |`,
+      `| polls under intake | ${Math.round(busy.rps)} req/s, p50 ${busy.p50.toFixed(2)} ms, p99 ${busy.p99.toFixed(2)} ms |`,
+      `| signals accepted | ${taken.accepted} of ${taken.sent} sent (${taken.non2xx} non-2xx, ${taken.errors} errors), p99 ${taken.p99} ms |`,
+      `| unprocessed at the end / 3 s later | ${leftAtEnd} / ${leftAfter} |`,
+      `| action set runs | ${runs} |`,
+    ];
+    if (!args['no-write']) writeSection(join(ROOT, 'bench/RESULTS.md'), 'signals-postgres', lines);
+  } finally {
+    for (const c of children) await stopChild(c).catch(() => {});
+    await stopAll();
+    await db.dispose();
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exitCode = 1;
+});

@@ -1,0 +1,2 @@
+export { progressReleasePlans, startReleasePlanJob } from './release-plans.progress.js';
+export { releasePlanRoutes } from './release-plans.routes.js';
