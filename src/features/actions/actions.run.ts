@@ -18,7 +18,9 @@ export interface RunContext {
 }
 
 /** Signals one round takes (the rest wait for the next round). */
-const ROUND = 200;
+const ROUND = 500;
+/** How long one call of the job keeps taking rounds. */
+const BUDGET_MS = 2_000;
 /** Processed signals and runs are kept this long, and at most this many per endpoint or action set. */
 const KEPT_MS = 30 * 24 * 3_600_000;
 const KEPT_COUNT = 1000;
@@ -36,21 +38,37 @@ const KEPT_COUNT = 1000;
  * Returns how many signals it took.
  */
 export async function runActionSets(ctx: RunContext): Promise<number> {
+  // Rounds of ROUND signals, each its own transaction, until the backlog is gone or a time budget
+  // is spent (the next call goes on): a burst of signals is taken at once, not ROUND a tick.
+  const until = Date.now() + BUDGET_MS;
+  let taken = 0;
+  for (;;) {
+    const round = await oneRound(ctx);
+    taken += round;
+    if (round < ROUND || Date.now() >= until) return taken;
+  }
+}
+
+async function oneRound(ctx: RunContext): Promise<number> {
   return transaction(ctx.deps.database.db, async (tx) => {
     if (!(await tryJobLease(tx, JOB_LEASES.signalActions))) return 0;
     const now = ctx.deps.now();
     const signals = await takeUnprocessedSignals(tx, ROUND, now);
-    if (signals.length > 0) await runOnSignals(ctx, tx, signals, now);
+    const ran = signals.length > 0 ? await runOnSignals(ctx, tx, signals, now) : [];
     const before = new Date(now.getTime() - KEPT_MS);
-    await pruneSignals(tx, before, KEPT_COUNT);
-    await pruneRuns(tx, before, KEPT_COUNT);
+    if (signals.length > 0) {
+      await pruneSignals(tx, before, KEPT_COUNT);
+      await pruneRuns(tx, before, KEPT_COUNT, ran);
+    }
     return signals.length;
   });
 }
 
-async function runOnSignals(ctx: RunContext, tx: Db, signals: Signal[], now: Date) {
+/** Runs the matching action sets on the signals; the ids of the sets that ran. */
+async function runOnSignals(ctx: RunContext, tx: Db, signals: Signal[], now: Date): Promise<number[]> {
   const sets = await enabledActionSetsOf(tx, [...new Set(signals.map((s) => s.sourceId))]);
-  if (sets.length === 0) return;
+  if (sets.length === 0) return [];
+  const ran = new Set<number>();
   const limit = ctx.deps.config.ACTION_SET_RUNS_PER_MINUTE;
   const runs = await runsSince(
     tx,
@@ -80,6 +98,7 @@ async function runOnSignals(ctx: RunContext, tx: Db, signals: Signal[], now: Dat
               details: `Not started: the action set already ran ${limit} times in the last minute (ACTION_SET_RUNS_PER_MINUTE).`,
             }))
           : await runActions(ctx, tx, set, await actorOf(set.actorId));
+      ran.add(set.id);
       await insertRun(tx, {
         actionSetId: set.id,
         signalId: signal.id,
@@ -90,6 +109,7 @@ async function runOnSignals(ctx: RunContext, tx: Db, signals: Signal[], now: Dat
       });
     }
   }
+  return [...ran];
 }
 
 async function runActions(

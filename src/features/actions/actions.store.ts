@@ -192,27 +192,26 @@ export async function runsSince(db: Db, setIds: number[], since: Date): Promise<
   return new Map(rows.map((r) => [r.action_set_id, Number(r.runs)]));
 }
 
-/** Removes runs older than `before`, and beyond the newest `keep` of each action set. */
-export async function pruneRuns(db: Db, before: Date, keep: number) {
-  await db
-    .deleteFrom('action_set_events')
-    .where((eb) =>
-      eb.or([
-        eb('created_at', '<', before),
-        eb(
-          'id',
-          '<',
-          eb
-            .selectFrom('action_set_events as newer')
-            .select('newer.id')
-            .whereRef('newer.action_set_id', '=', 'action_set_events.action_set_id')
-            .orderBy('newer.id', 'desc')
-            .offset(keep - 1)
-            .limit(1),
-        ),
-      ]),
-    )
-    .execute();
+/** Removes runs older than `before`, and beyond the newest `keep` of each of these action sets. */
+export async function pruneRuns(db: Db, before: Date, keep: number, setIds: number[]) {
+  await db.deleteFrom('action_set_events').where('created_at', '<', before).execute();
+  for (const id of setIds) {
+    const edge = await db
+      .selectFrom('action_set_events')
+      .select('id')
+      .where('action_set_id', '=', id)
+      .orderBy('id', 'desc')
+      .offset(keep)
+      .limit(1)
+      .executeTakeFirst();
+    if (edge) {
+      await db
+        .deleteFrom('action_set_events')
+        .where('action_set_id', '=', id)
+        .where('id', '<=', edge.id)
+        .execute();
+    }
+  }
 }
 
 /** The project's environments and active flags (what an action can name), or undefined when there is no such project. */

@@ -3,6 +3,7 @@ import type { Deps } from '../../deps.js';
 import { actor, headerSecret } from '../../platform/http/auth.js';
 import { routes, sendEmpty } from '../../platform/http/routes.js';
 import { errorResponses, NoBody } from '../../platform/http/schemas.js';
+import { type Intake, intakeOf, receiveSignal } from './signals.intake.js';
 import {
   CreatedSignalEndpointTokenSchema,
   EndpointSignalListSchema,
@@ -29,8 +30,6 @@ import {
   getEndpoints,
   getSignals,
   getTokens,
-  intakeOf,
-  receiveSignal,
   removeEndpoint,
   removeToken,
 } from './signals.service.js';
@@ -40,7 +39,6 @@ const BASE = '/api/admin/signal-endpoints';
 const reads = errorResponses(400, 401, 403, 404);
 const writes = errorResponses(400, 401, 403, 404, 409, 413, 415);
 
-type Intake = Awaited<ReturnType<typeof intakeOf>>;
 declare module 'fastify' {
   interface FastifyRequest {
     signalIntake?: Intake;

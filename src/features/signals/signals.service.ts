@@ -7,15 +7,14 @@ import type { Principal } from '../../platform/http/auth.js';
 import { AppError, nameExists, notFound } from '../../platform/http/errors.js';
 import { hashSecret } from '../access/index.js';
 import { appendEvent } from '../events/index.js';
+import { forgetIntakes } from './signals.intake.js';
 import type { SignalEndpoint, SignalEndpointInput } from './signals.schemas.js';
 import {
   deleteEndpoint,
   deleteToken,
   endpointSignals,
   findEndpoint,
-  findIntake,
   insertEndpoint,
-  insertSignal,
   insertToken,
   listEndpoints,
   querySignals,
@@ -53,9 +52,18 @@ const withUrl = (deps: Deps, endpoint: SignalEndpoint): SignalEndpoint => ({
   url: `${publicUrl(deps.config)}/api/signal-endpoint/${endpoint.name}`,
 });
 
-async function uniqueName<T>(name: string, run: () => Promise<T>): Promise<T> {
+/** A change of endpoints or tokens: once it has committed (or failed), the intake's cache of them goes. */
+async function changing<T>(run: () => Promise<T>): Promise<T> {
   try {
     return await run();
+  } finally {
+    forgetIntakes();
+  }
+}
+
+async function uniqueName<T>(name: string, run: () => Promise<T>): Promise<T> {
+  try {
+    return await changing(run);
   } catch (error) {
     if (sqlState(error) === '23505') throw nameExists(`A signal endpoint named "${name}" already exists.`);
     throw error;
@@ -107,20 +115,22 @@ export function changeEndpoint(
 }
 
 export async function removeEndpoint(deps: Deps, id: number, by: Principal) {
-  await transaction(deps.database.db, async (tx) => {
-    const before = await locked(tx, id);
-    try {
-      await deleteEndpoint(tx, id);
-    } catch (error) {
-      // The action sets that take their signals from it hold it (a foreign key of theirs).
-      if (sqlState(error) !== '23503') throw error;
-      throw new AppError(
-        'ConflictError',
-        `Signal endpoint "${before.name}" is the source of action sets: delete them or give them another source first.`,
-      );
-    }
-    await record(tx, 'signal-endpoint-deleted', by, undefined, withoutTokens(before));
-  });
+  await changing(() =>
+    transaction(deps.database.db, async (tx) => {
+      const before = await locked(tx, id);
+      try {
+        await deleteEndpoint(tx, id);
+      } catch (error) {
+        // The action sets that take their signals from it hold it (a foreign key of theirs).
+        if (sqlState(error) !== '23503') throw error;
+        throw new AppError(
+          'ConflictError',
+          `Signal endpoint "${before.name}" is the source of action sets: delete them or give them another source first.`,
+        );
+      }
+      await record(tx, 'signal-endpoint-deleted', by, undefined, withoutTokens(before));
+    }),
+  );
 }
 
 export async function getTokens(deps: Deps, id: number) {
@@ -145,22 +155,26 @@ export function createToken(deps: Deps, id: number, name: string, by: Principal)
 }
 
 export function changeToken(deps: Deps, id: number, tokenId: number, name: string, by: Principal) {
-  return transaction(deps.database.db, async (tx) => {
-    const before = (await locked(tx, id)).tokens.find((t) => t.id === tokenId);
-    const after = await renameToken(tx, id, tokenId, name);
-    if (!before || !after) throw notFound(`Could not find token ${tokenId} of signal endpoint ${id}.`);
-    await record(tx, 'signal-endpoint-token-updated', by, after, before);
-    return after;
-  });
+  return changing(() =>
+    transaction(deps.database.db, async (tx) => {
+      const before = (await locked(tx, id)).tokens.find((t) => t.id === tokenId);
+      const after = await renameToken(tx, id, tokenId, name);
+      if (!before || !after) throw notFound(`Could not find token ${tokenId} of signal endpoint ${id}.`);
+      await record(tx, 'signal-endpoint-token-updated', by, after, before);
+      return after;
+    }),
+  );
 }
 
 export function removeToken(deps: Deps, id: number, tokenId: number, by: Principal) {
-  return transaction(deps.database.db, async (tx) => {
-    await locked(tx, id);
-    const before = await deleteToken(tx, id, tokenId);
-    if (!before) throw notFound(`Could not find token ${tokenId} of signal endpoint ${id}.`);
-    await record(tx, 'signal-endpoint-token-deleted', by, undefined, before);
-  });
+  return changing(() =>
+    transaction(deps.database.db, async (tx) => {
+      await locked(tx, id);
+      const before = await deleteToken(tx, id, tokenId);
+      if (!before) throw notFound(`Could not find token ${tokenId} of signal endpoint ${id}.`);
+      await record(tx, 'signal-endpoint-token-deleted', by, undefined, before);
+    }),
+  );
 }
 
 export async function getEndpointSignals(deps: Deps, id: number, limit: number, offset: number) {
@@ -170,24 +184,3 @@ export async function getEndpointSignals(deps: Deps, id: number, limit: number, 
 
 export const getSignals = (deps: Deps, q: Parameters<typeof querySignals>[1]) =>
   querySignals(deps.database.db, q);
-
-/**
- * Who may post to the endpoint of that name: the endpoint and token the secret belongs to, else
- * the 401 (no token, a wrong one, or no such endpoint), or the 403 of a disabled endpoint.
- */
-export async function intakeOf(deps: Deps, name: string, secret: string | undefined) {
-  const found =
-    secret === undefined ? undefined : await findIntake(deps.database.db, name, hashSecret(secret));
-  if (!found?.tokenId || found.tokenName === null) {
-    throw new AppError(
-      'AuthenticationRequired',
-      'Send a token of this signal endpoint: Authorization: Bearer <token>.',
-    );
-  }
-  if (!found.enabled) throw new AppError('NoAccessError', `Signal endpoint "${name}" is disabled.`);
-  return { sourceId: found.id, tokenId: found.tokenId, tokenName: found.tokenName };
-}
-
-export function receiveSignal(deps: Deps, intake: Awaited<ReturnType<typeof intakeOf>>, payload: unknown) {
-  return insertSignal(deps.database.db, { ...intake, payload }, deps.now());
-}

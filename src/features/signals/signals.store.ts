@@ -136,23 +136,30 @@ export function findIntake(db: Db, name: string, hash: string) {
     .executeTakeFirst();
 }
 
-export async function insertSignal(
-  db: Db,
-  signal: { sourceId: number; tokenId: number; tokenName: string; payload: unknown },
-  now: Date,
-) {
-  const row = await db
+export interface NewSignal {
+  sourceId: number;
+  tokenId: number;
+  tokenName: string;
+  payload: unknown;
+  createdAt: Date;
+}
+
+/** Stores the signals in one statement; their ids in the same order. */
+export async function insertSignals(db: Db, signals: NewSignal[]): Promise<number[]> {
+  const rows = await db
     .insertInto('signals')
-    .values({
-      source_id: signal.sourceId,
-      created_by_source_token_id: signal.tokenId,
-      token_name: signal.tokenName,
-      payload: JSON.stringify(signal.payload),
-      created_at: now,
-    })
+    .values(
+      signals.map((s) => ({
+        source_id: s.sourceId,
+        created_by_source_token_id: s.tokenId,
+        token_name: s.tokenName,
+        payload: JSON.stringify(s.payload),
+        created_at: s.createdAt,
+      })),
+    )
     .returning('id')
-    .executeTakeFirstOrThrow();
-  return row.id;
+    .execute();
+  return rows.map((r) => r.id);
 }
 
 const signalColumns = [
@@ -245,27 +252,31 @@ export async function takeUnprocessedSignals(db: Db, limit: number, now: Date): 
 }
 
 /**
- * Removes processed signals older than `before`, and beyond the newest `keep` of each endpoint.
+ * Removes processed signals older than `before`, and beyond the newest `keep` of each endpoint
+ * (one indexed statement per endpoint: `signals_source`).
  */
 export async function pruneSignals(db: Db, before: Date, keep: number) {
   await db
     .deleteFrom('signals')
     .where('processed_at', 'is not', null)
-    .where((eb) =>
-      eb.or([
-        eb('created_at', '<', before),
-        eb(
-          'id',
-          '<',
-          eb
-            .selectFrom('signals as newer')
-            .select('newer.id')
-            .whereRef('newer.source_id', '=', 'signals.source_id')
-            .orderBy('newer.id', 'desc')
-            .offset(keep - 1)
-            .limit(1),
-        ),
-      ]),
-    )
+    .where('created_at', '<', before)
     .execute();
+  const endpoints = await db.selectFrom('signal_endpoints').select('id').execute();
+  for (const { id } of endpoints) {
+    const edge = await db
+      .selectFrom('signals')
+      .select('id')
+      .where('source_id', '=', id)
+      .orderBy('id', 'desc')
+      .offset(keep)
+      .limit(1)
+      .executeTakeFirst();
+    if (!edge) continue;
+    await db
+      .deleteFrom('signals')
+      .where('source_id', '=', id)
+      .where('id', '<=', edge.id)
+      .where('processed_at', 'is not', null)
+      .execute();
+  }
 }
