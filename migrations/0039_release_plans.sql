@@ -55,3 +55,16 @@ CREATE TABLE release_plan_strategies (
   milestone_id text NOT NULL REFERENCES release_plan_milestones (id) ON DELETE CASCADE
 );
 CREATE INDEX release_plan_strategies_plan ON release_plan_strategies (plan_id);
+
+-- A safeguard on a plan: while its condition holds on the flag's own metrics in that environment
+-- (e.g. the share of `no` answers in the last hour above a threshold), the progression job pauses
+-- the plan, saying why. One per plan.
+CREATE TABLE release_plan_safeguards (
+  id text PRIMARY KEY,
+  plan_id text NOT NULL UNIQUE REFERENCES release_plans (id) ON DELETE CASCADE,
+  metric text NOT NULL CHECK (metric IN ('no_share', 'exposures')),
+  time_range text NOT NULL CHECK (time_range IN ('hour', 'day', 'week', 'month')),
+  operator text NOT NULL CHECK (operator IN ('>', '<')),
+  threshold double precision NOT NULL,
+  created_at timestamptz NOT NULL
+);

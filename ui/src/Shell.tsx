@@ -21,6 +21,7 @@ export const NAV: { to: string; label: string; permission?: string }[] = [
   { to: '/', label: 'Home' },
   { to: '/projects', label: 'Projects' },
   { to: '/segments', label: 'Segments' },
+  { to: '/release-templates', label: 'Release templates' },
   { to: '/context', label: 'Context fields' },
   { to: '/playground', label: 'Playground' },
   { to: '/events', label: 'Event log' },

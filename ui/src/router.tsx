@@ -27,6 +27,7 @@ const ArchivePage = lazy(() => import('./pages/Archive'));
 const SignupPage = lazy(() => import('./pages/Signup'));
 const BannersAdminPage = lazy(() => import('./pages/BannersAdmin'));
 const SignalsAdminPage = lazy(() => import('./pages/SignalsAdmin'));
+const ReleaseTemplatesPage = lazy(() => import('./pages/ReleaseTemplates'));
 const ChangeRequestsPage = lazy(() => import('./pages/ChangeRequests'));
 const ChangeRequestPage = lazy(() => import('./pages/ChangeRequest'));
 
@@ -67,6 +68,7 @@ export const router = createBrowserRouter(
         { path: 'applications', element: page(ApplicationsPage) },
         { path: 'applications/:appName', element: page(ApplicationOverviewPage) },
         { path: 'segments', element: page(SegmentsPage) },
+        { path: 'release-templates', element: page(ReleaseTemplatesPage) },
         { path: 'playground', element: page(PlaygroundPage) },
         { path: 'events', element: page(EventsPage) },
         { path: 'context', element: page(ContextFieldsPage) },

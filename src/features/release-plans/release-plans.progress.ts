@@ -1,11 +1,18 @@
-import { JOB_LEASES, transaction, tryJobLease, underSavepoint } from '../../platform/db/index.js';
+import { type Db, JOB_LEASES, transaction, tryJobLease, underSavepoint } from '../../platform/db/index.js';
 import { isDatabaseUnavailable, translateDbError } from '../../platform/db/pg-errors.js';
 import { SYSTEM } from '../../platform/http/auth.js';
 import { AppError } from '../../platform/http/errors.js';
 import { repeatEvery } from '../../platform/jobs.js';
 import type { Plan } from './release-plans.schemas.js';
 import { type PlanContext, record, startMilestoneIn } from './release-plans.service.js';
-import { dueProgressions, findPlan, markProgressionExecuted, setPaused } from './release-plans.store.js';
+import {
+  answersSince,
+  dueProgressions,
+  findPlan,
+  guardedPlans,
+  markProgressionExecuted,
+  setPaused,
+} from './release-plans.store.js';
 
 /** Progressions one round makes (the rest wait for the next round). */
 const ROUND = 50;
@@ -22,6 +29,7 @@ export async function progressReleasePlans(ctx: PlanContext): Promise<number> {
   return transaction(ctx.deps.database.db, async (tx) => {
     if (!(await tryJobLease(tx, JOB_LEASES.releasePlanProgressions))) return 0;
     const now = ctx.deps.now();
+    await checkSafeguards(tx, now);
     let started = 0;
     for (const due of await dueProgressions(tx, now, ROUND)) {
       const w = { project: due.project, feature: due.feature, environment: due.environment };
@@ -66,6 +74,40 @@ export async function progressReleasePlans(ctx: PlanContext): Promise<number> {
     }
     return started;
   });
+}
+
+const RANGE_MS = { hour: 3_600_000, day: 86_400_000, week: 7 * 86_400_000, month: 30 * 86_400_000 };
+
+/**
+ * Pauses each plan whose safeguard trips: the flag's share of `no` answers (or its exposures) in
+ * the plan's environment over the safeguard's range, from the SDKs' metrics, beyond the threshold.
+ * With no exposures at all the share is unknown and trips nothing.
+ */
+async function checkSafeguards(tx: Db, now: Date) {
+  for (const g of await guardedPlans(tx)) {
+    const { yes, no } = await answersSince(
+      tx,
+      g.feature,
+      g.environment,
+      new Date(now.getTime() - RANGE_MS[g.timeRange]),
+    );
+    const value = g.metric === 'exposures' ? yes + no : yes + no === 0 ? undefined : no / (yes + no);
+    if (value === undefined || !(g.operator === '>' ? value > g.threshold : value < g.threshold)) continue;
+    const what =
+      g.metric === 'exposures' ? `${value} exposures` : `a share of no answers of ${value.toFixed(3)}`;
+    await setPaused(tx, g.milestoneId, now);
+    await record(
+      tx,
+      'release-plan-progressions-paused',
+      SYSTEM,
+      { project: g.project, featureName: g.feature, environment: g.environment },
+      {
+        planId: g.planId,
+        milestoneId: g.milestoneId,
+        reason: `Safeguard: ${what} in the last ${g.timeRange} is ${g.operator === '>' ? 'above' : 'below'} ${g.threshold}.`,
+      },
+    );
+  }
 }
 
 /** Runs the progression job every `intervalMs` until the returned function is called. */

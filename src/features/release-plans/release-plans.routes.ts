@@ -13,6 +13,9 @@ import {
   PlanSchema,
   ProgressionBody,
   ProgressionParams,
+  SafeguardBody,
+  SafeguardParams,
+  SafeguardSchema,
   TemplateBody,
   TemplateListSchema,
   TemplateParams,
@@ -30,7 +33,9 @@ import {
   pauseProgression,
   removePlan,
   removeProgression,
+  removeSafeguard,
   retireTemplate,
+  setSafeguard,
   startMilestone,
 } from './release-plans.service.js';
 
@@ -296,6 +301,50 @@ export const releasePlanRoutes = (deps: Deps, changes: Applier) =>
       },
       async (request, reply) => {
         await removeProgression(deps, where(request), request.params.sourceMilestoneId, actor(request));
+        return sendEmpty(reply, 200);
+      },
+    );
+
+    app.put(
+      `${ENV}/release-plans/:planId/safeguards`,
+      {
+        config: { permission: 'UPDATE_FEATURE_STRATEGY' },
+        schema: {
+          tags,
+          operationId: 'changeReleasePlanSafeguard',
+          summary: 'Set a release plan’s safeguard',
+          description:
+            'While the condition holds on the flag’s own metrics in this environment, the progression job pauses the plan, saying why (one safeguard per plan: this replaces it). Records `safeguard-changed`.',
+          params: PlanParams,
+          body: SafeguardBody,
+          response: { 200: SafeguardSchema, ...writes },
+        },
+      },
+      async (request) =>
+        setSafeguard(deps, where(request), request.params.planId, request.body, actor(request)),
+    );
+
+    app.delete(
+      `${ENV}/release-plans/:planId/safeguards/:safeguardId`,
+      {
+        config: { permission: 'UPDATE_FEATURE_STRATEGY' },
+        schema: {
+          tags,
+          operationId: 'deleteReleasePlanSafeguard',
+          summary: 'Remove a release plan’s safeguard',
+          description: 'Records `safeguard-deleted`.',
+          params: SafeguardParams,
+          response: { 200: NoBody('Removed.'), ...reads },
+        },
+      },
+      async (request, reply) => {
+        await removeSafeguard(
+          deps,
+          where(request),
+          request.params.planId,
+          request.params.safeguardId,
+          actor(request),
+        );
         return sendEmpty(reply, 200);
       },
     );

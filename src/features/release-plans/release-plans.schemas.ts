@@ -7,7 +7,14 @@ import { CreateStrategyBody, FlagNameParam, ProjectIdParam } from '../shapes/ind
 const IdString = (description: string) => Type.String({ minLength: 1, maxLength: 100, description });
 
 const MilestoneStrategyBody = Type.Object(
-  { ...CreateStrategyBody.properties, sortOrder: Type.Integer({ minimum: 0, maximum: 2_147_483_647 }) },
+  {
+    ...CreateStrategyBody.properties,
+    sortOrder: Type.Integer({
+      minimum: 0,
+      maximum: 2_147_483_647,
+      description: 'Its order in the milestone.',
+    }),
+  },
   { description: 'A strategy the milestone puts on the flag environment, as a strategy is created.' },
 );
 
@@ -109,6 +116,59 @@ export const TemplateListSchema = Type.Array(TemplateSchema, {
   description: 'The templates in use, by name.',
 });
 
+const ImpactMetric = Type.Object(
+  {
+    metricName: Type.Union([Type.Literal('no_share'), Type.Literal('exposures')], {
+      description:
+        'What is watched: the share of `no` answers the flag got in the plan’s environment (0-1), or how many times it was evaluated there (yes + no), from the SDKs’ metrics.',
+    }),
+    timeRange: Type.Union(
+      [Type.Literal('hour'), Type.Literal('day'), Type.Literal('week'), Type.Literal('month')],
+      {
+        description: 'Over the last hour, day, week (7 days) or month (30 days).',
+      },
+    ),
+    aggregationMode: Type.Optional(
+      Type.String({ maxLength: 20, description: 'Kept for Unleash tools; not used.' }),
+    ),
+    labelSelectors: Type.Optional(
+      Type.Record(Type.String(), Type.Unknown(), { description: 'Kept for Unleash tools; not used.' }),
+    ),
+  },
+  { description: 'The metric a safeguard watches.' },
+);
+
+const TriggerCondition = Type.Object(
+  {
+    operator: Type.Union([Type.Literal('>'), Type.Literal('<')], { description: 'Above or below.' }),
+    threshold: Type.Number({ minimum: 0, maximum: 1e12, description: 'The threshold.' }),
+  },
+  { description: 'When the safeguard trips.' },
+);
+
+export const SafeguardBody = Type.Object(
+  { impactMetric: ImpactMetric, triggerCondition: TriggerCondition },
+  { description: 'A safeguard: pause the plan’s progression while the condition holds.' },
+);
+export type SafeguardInput = Static<typeof SafeguardBody>;
+
+export const SafeguardSchema = Type.Object(
+  {
+    id: Type.String({ description: 'The safeguard’s id.' }),
+    action: Type.Object(
+      {
+        id: Type.String({ description: 'The plan.' }),
+        type: Type.Literal('pauseReleasePlanProgressions', { description: 'What it does when it trips.' }),
+      },
+      { description: 'What tripping does.' },
+    ),
+    impactMetric: ImpactMetric,
+    triggerCondition: TriggerCondition,
+  },
+  { description: 'A safeguard of a release plan.' },
+);
+export type Safeguard = Static<typeof SafeguardSchema>;
+
 export const PlanSchema = Type.Object(
   {
     id: Type.String({ description: 'The plan’s id.' }),
@@ -122,7 +182,7 @@ export const PlanSchema = Type.Object(
     activeMilestoneId: Nullable(Type.String({ description: 'The milestone whose strategies are on now.' })),
     releasePlanTemplateId: Nullable(Type.String({ description: 'The template it was made from.' })),
     milestones: Type.Array(MilestoneSchema, { description: 'Its milestones, in order.' }),
-    safeguards: Type.Array(Type.Unknown(), { description: 'Its safeguards (none yet).' }),
+    safeguards: Type.Array(SafeguardSchema, { description: 'Its safeguards (at most one).' }),
   },
   { description: 'A release plan on a flag environment.' },
 );
@@ -142,6 +202,14 @@ export const ProgressionBody = Type.Object(
   },
   { description: 'When and where a milestone moves on by itself.' },
 );
+
+export const SafeguardParams = Type.Object({
+  projectId: ProjectIdParam,
+  featureName: FlagNameParam,
+  environment: Type.String({ maxLength: 100, description: 'The environment.' }),
+  planId: IdString('The plan’s id.'),
+  safeguardId: IdString('The safeguard’s id.'),
+});
 
 export const TemplateParams = Type.Object({ templateId: IdString('The template’s id.') });
 

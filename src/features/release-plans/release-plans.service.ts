@@ -11,6 +11,7 @@ import type {
   MilestoneInput,
   MilestoneStrategy,
   Plan,
+  SafeguardInput,
   Template,
   TemplateInput,
 } from './release-plans.schemas.js';
@@ -18,6 +19,7 @@ import {
   activate,
   archiveTemplate,
   deletePlan,
+  deleteSafeguard,
   deleteTemplate,
   findPlan,
   findTemplate,
@@ -28,6 +30,7 @@ import {
   type NewMilestone,
   planStrategyIds,
   plansOf,
+  putSafeguard,
   replaceTemplate,
   setPaused,
   setProgression,
@@ -408,5 +411,32 @@ export function pauseProgression(
       eventWhere(w),
       { planId, milestoneId: plan.activeMilestoneId, ...(reason && { reason }) },
     );
+  });
+}
+
+/** Sets the plan's safeguard (one per plan); records `safeguard-changed`. */
+export function setSafeguard(deps: Deps, w: Where, planId: string, input: SafeguardInput, by: Principal) {
+  return transaction(deps.database.db, async (tx) => {
+    const plan = await findPlan(tx, w.feature, w.environment, planId, true);
+    if (!plan) throw unknownPlan(planId);
+    const safeguard = await putSafeguard(
+      tx,
+      planId,
+      plan.safeguards[0]?.id ?? randomUUID(),
+      input,
+      deps.now(),
+    );
+    await record(tx, 'safeguard-changed', by, eventWhere(w), safeguard, plan.safeguards[0]);
+    return safeguard;
+  });
+}
+
+export function removeSafeguard(deps: Deps, w: Where, planId: string, id: string, by: Principal) {
+  return transaction(deps.database.db, async (tx) => {
+    const plan = await findPlan(tx, w.feature, w.environment, planId, true);
+    if (!plan) throw unknownPlan(planId);
+    const removed = await deleteSafeguard(tx, planId, id);
+    if (!removed) throw notFound(`Release plan "${planId}" has no safeguard "${id}".`);
+    await record(tx, 'safeguard-deleted', by, eventWhere(w), undefined, removed);
   });
 }

@@ -2,10 +2,18 @@ import { type Kysely, type Selectable, sql } from 'kysely';
 import type {
   DB,
   ReleasePlanMilestonesTable,
+  ReleasePlanSafeguardsTable,
   ReleasePlansTable,
   ReleasePlanTemplatesTable,
 } from '../../platform/db/schema.js';
-import type { Milestone, MilestoneStrategy, Plan, Template } from './release-plans.schemas.js';
+import type {
+  Milestone,
+  MilestoneStrategy,
+  Plan,
+  Safeguard,
+  SafeguardInput,
+  Template,
+} from './release-plans.schemas.js';
 
 type Db = Kysely<DB>;
 type MilestoneRow = Selectable<ReleasePlanMilestonesTable>;
@@ -56,7 +64,32 @@ function toTemplate(row: Selectable<ReleasePlanTemplatesTable>, milestones: Mile
   };
 }
 
-function toPlan(row: Selectable<ReleasePlansTable>, milestones: Milestone[]): Plan {
+function toSafeguard(row: Selectable<ReleasePlanSafeguardsTable>): Safeguard {
+  return {
+    id: row.id,
+    action: { id: row.plan_id, type: 'pauseReleasePlanProgressions' },
+    impactMetric: { metricName: row.metric, timeRange: row.time_range },
+    triggerCondition: { operator: row.operator, threshold: row.threshold },
+  };
+}
+
+async function safeguardsOf(db: Db, planIds: string[]) {
+  if (planIds.length === 0) return new Map<string, Safeguard[]>();
+  const rows = await db
+    .selectFrom('release_plan_safeguards')
+    .selectAll()
+    .where('plan_id', 'in', planIds)
+    .execute();
+  const byPlan = new Map<string, Safeguard[]>();
+  for (const row of rows) byPlan.set(row.plan_id, [...(byPlan.get(row.plan_id) ?? []), toSafeguard(row)]);
+  return byPlan;
+}
+
+function toPlan(
+  row: Selectable<ReleasePlansTable>,
+  milestones: Milestone[],
+  safeguards: Safeguard[] = [],
+): Plan {
   return {
     id: row.id,
     discriminator: 'plan',
@@ -69,7 +102,7 @@ function toPlan(row: Selectable<ReleasePlansTable>, milestones: Milestone[]): Pl
     activeMilestoneId: row.active_milestone_id,
     releasePlanTemplateId: row.template_id,
     milestones,
-    safeguards: [],
+    safeguards,
   };
 }
 
@@ -162,12 +195,12 @@ export async function plansOf(db: Db, feature: string, environment?: string): Pr
   let query = db.selectFrom('release_plans').selectAll().where('feature_name', '=', feature);
   if (environment !== undefined) query = query.where('environment', '=', environment);
   const rows = await query.orderBy('environment').execute();
-  const milestones = await milestonesOf(
-    db,
-    'plan_id',
-    rows.map((r) => r.id),
-  );
-  return rows.map((r) => toPlan(r, milestones.get(r.id) ?? []));
+  const ids = rows.map((r) => r.id);
+  const [milestones, safeguards] = await Promise.all([
+    milestonesOf(db, 'plan_id', ids),
+    safeguardsOf(db, ids),
+  ]);
+  return rows.map((r) => toPlan(r, milestones.get(r.id) ?? [], safeguards.get(r.id)));
 }
 
 export async function findPlan(db: Db, feature: string, environment: string, id: string, lock = false) {
@@ -179,7 +212,12 @@ export async function findPlan(db: Db, feature: string, environment: string, id:
     .where('environment', '=', environment);
   if (lock) query = query.forUpdate();
   const row = await query.executeTakeFirst();
-  return row && toPlan(row, (await milestonesOf(db, 'plan_id', [id])).get(id) ?? []);
+  if (!row) return undefined;
+  const [milestones, safeguards] = await Promise.all([
+    milestonesOf(db, 'plan_id', [id]),
+    safeguardsOf(db, [id]),
+  ]);
+  return toPlan(row, milestones.get(id) ?? [], safeguards.get(id));
 }
 
 /** The plan a milestone belongs to, wherever it is. */
@@ -339,4 +377,66 @@ export async function flagEnvironmentIn(db: Db, project: string, feature: string
     .where('pe.environment_name', '=', environment)
     .executeTakeFirst();
   return row !== undefined;
+}
+
+/** Sets the plan's safeguard (one per plan: a new one replaces it). */
+export async function putSafeguard(db: Db, planId: string, id: string, input: SafeguardInput, now: Date) {
+  const values = {
+    metric: input.impactMetric.metricName,
+    time_range: input.impactMetric.timeRange,
+    operator: input.triggerCondition.operator,
+    threshold: input.triggerCondition.threshold,
+  };
+  const row = await db
+    .insertInto('release_plan_safeguards')
+    .values({ id, plan_id: planId, created_at: now, ...values })
+    .onConflict((oc) => oc.column('plan_id').doUpdateSet(values))
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  return toSafeguard(row);
+}
+
+export async function deleteSafeguard(db: Db, planId: string, id: string) {
+  const row = await db
+    .deleteFrom('release_plan_safeguards')
+    .where('plan_id', '=', planId)
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirst();
+  return row && toSafeguard(row);
+}
+
+/** Plans with a safeguard whose active milestone is not paused: what the job watches. */
+export function guardedPlans(db: Db) {
+  return db
+    .selectFrom('release_plan_safeguards as g')
+    .innerJoin('release_plans as p', 'p.id', 'g.plan_id')
+    .innerJoin('release_plan_milestones as m', 'm.id', 'p.active_milestone_id')
+    .innerJoin('features as f', 'f.name', 'p.feature_name')
+    .select([
+      'g.metric',
+      'g.time_range as timeRange',
+      'g.operator',
+      'g.threshold',
+      'p.id as planId',
+      'p.feature_name as feature',
+      'p.environment',
+      'f.project',
+      'm.id as milestoneId',
+    ])
+    .where('m.paused_at', 'is', null)
+    .orderBy('p.id')
+    .execute();
+}
+
+/** The flag's yes and no answers in the environment since `since`, summed over applications. */
+export async function answersSince(db: Db, feature: string, environment: string, since: Date) {
+  const row = await db
+    .selectFrom('client_metrics_env')
+    .select((eb) => [eb.fn.sum<string>('yes').as('yes'), eb.fn.sum<string>('no').as('no')])
+    .where('feature_name', '=', feature)
+    .where('environment', '=', environment)
+    .where('timestamp', '>=', since)
+    .executeTakeFirst();
+  return { yes: Number(row?.yes ?? 0), no: Number(row?.no ?? 0) };
 }

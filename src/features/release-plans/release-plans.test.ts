@@ -310,6 +310,67 @@ describe('release plans', () => {
     expect(await strategiesOf(f.env)).toEqual(['internal', 'own']);
   });
 
+  it('pauses the progression when a safeguard on the flag’s metrics trips', async () => {
+    const tpl = await template();
+    const f = await flag();
+    const p = await plan(f, tpl.id);
+    const [internal, half] = p.milestones;
+    await t.send('PUT', `${f.env}/progressions/${internal.id}`, {
+      targetMilestone: half.id,
+      transitionCondition: { intervalMinutes: 10 },
+    });
+    expect(
+      (await t.send('POST', `${f.env}/release-plans/${p.id}/milestones/${internal.id}/start`)).statusCode,
+    ).toBe(200);
+    const guard = await t.send('PUT', `${f.env}/release-plans/${p.id}/safeguards`, {
+      impactMetric: { metricName: 'no_share', timeRange: 'hour', aggregationMode: 'avg', labelSelectors: {} },
+      triggerCondition: { operator: '>', threshold: 0.5 },
+    });
+    expect(guard.statusCode, guard.body).toBe(200);
+    expect((await t.send('GET', `${f.env}/release-plans/${p.id}`)).json().safeguards).toEqual([guard.json()]);
+
+    // SDKs report mostly `no` for the flag in production within the hour.
+    const token = await t.send('POST', '/api/admin/api-tokens', {
+      type: 'client',
+      tokenName: uniqueName('sdk'),
+      environment: 'production',
+      projects: [f.project],
+    });
+    const bucket = {
+      start: now().toISOString(),
+      stop: now().toISOString(),
+      toggles: { [f.name]: { yes: 2, no: 8 } },
+    };
+    const sent = await t.send(
+      'POST',
+      '/api/client/metrics',
+      { appName: 'web', instanceId: 'i1', bucket },
+      {
+        authorization: token.json().secret,
+      },
+    );
+    expect(sent.statusCode, sent.body).toBeLessThan(300);
+    clock += 11 * 60_000;
+    expect(await round()).toBe(0);
+    expect(await pausedReason()).toMatch(
+      /Safeguard: a share of no answers of 0.800 in the last hour is above 0.5/,
+    );
+    expect(await strategiesOf(f.env)).toEqual(['internal', 'own']);
+
+    // Removed, the plan moves on once resumed.
+    expect(
+      (await t.send('DELETE', `${f.env}/release-plans/${p.id}/safeguards/${guard.json().id}`)).statusCode,
+    ).toBe(200);
+    expect((await t.send('POST', `${f.env}/progressions/${p.id}/resume`)).statusCode).toBe(200);
+    expect(await round()).toBe(1);
+    expect(await strategiesOf(f.env)).toEqual(['own', 'rollout 50']);
+    const bad = await t.send('PUT', `${f.env}/release-plans/${p.id}/safeguards`, {
+      impactMetric: { metricName: 'cpu', timeRange: 'hour' },
+      triggerCondition: { operator: '>', threshold: 1 },
+    });
+    expect(bad.statusCode).toBe(400);
+  });
+
   it('refuses bad progressions and unknown ids with the documented 4xx', async () => {
     const tpl = await template();
     const f = await flag();

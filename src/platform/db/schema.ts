@@ -507,6 +507,26 @@ export interface ReleasePlanMilestonesTable {
   progression_executed_at: NullableTimestamp;
 }
 
+/** SDK metrics per flag, application, environment and hour (written by the client API's batch). */
+export interface ClientMetricsEnvTable {
+  feature_name: string;
+  app_name: string;
+  environment: string;
+  timestamp: Timestamp;
+  yes: Generated<number>;
+  no: Generated<number>;
+}
+
+export interface ReleasePlanSafeguardsTable {
+  id: string;
+  plan_id: string;
+  metric: 'no_share' | 'exposures';
+  time_range: 'hour' | 'day' | 'week' | 'month';
+  operator: '>' | '<';
+  threshold: number;
+  created_at: Timestamp;
+}
+
 export interface ReleasePlanStrategiesTable {
   strategy_id: string;
   plan_id: string;
@@ -566,4 +586,6 @@ export interface DB {
   release_plans: ReleasePlansTable;
   release_plan_milestones: ReleasePlanMilestonesTable;
   release_plan_strategies: ReleasePlanStrategiesTable;
+  release_plan_safeguards: ReleasePlanSafeguardsTable;
+  client_metrics_env: ClientMetricsEnvTable;
 }

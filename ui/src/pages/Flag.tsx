@@ -21,6 +21,7 @@ import { CopyStrategies } from './FlagCopyStrategies';
 import { FlagDependencies } from './FlagDependencies';
 import { FlagHistory } from './FlagHistory';
 import { FlagMetrics } from './FlagMetrics';
+import { FlagReleasePlan } from './FlagReleasePlan';
 import { FlagTags } from './FlagTags';
 import { EnvironmentVariants } from './FlagVariants';
 import { LifecycleStepper } from './LifecycleStepper';
@@ -261,6 +262,7 @@ function EnvironmentCard(props: {
         base={base}
         refresh={refresh}
       />
+      <FlagReleasePlan projectId={projectId} flagName={flagName} env={env.name} refresh={refresh} />
       {editing && (
         <StrategyForm
           flagName={flagName}

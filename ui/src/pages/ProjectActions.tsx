@@ -15,7 +15,7 @@ import {
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { del, enc, get, post } from '../api';
-import { Empty, ErrorState, Loading } from '../components';
+import { Empty, ErrorState, Loading, ON_COLOR } from '../components';
 import { MutationError } from '../dialogs';
 import { useCan } from '../session';
 import { useSignalEndpoints } from './SignalsAdmin';
@@ -303,7 +303,7 @@ function Runs({ path }: { path: string }) {
           <Table.Tr key={r.id}>
             <Table.Td>{new Date(r.createdAt).toLocaleString()}</Table.Td>
             <Table.Td>
-              <Badge color={r.state === 'success' ? 'green.9' : 'red.9'}>{r.state}</Badge>
+              <Badge color={r.state === 'success' ? ON_COLOR : 'red.9'}>{r.state}</Badge>
             </Table.Td>
             <Table.Td>
               <Code>{JSON.stringify(r.signal.payload)}</Code>
