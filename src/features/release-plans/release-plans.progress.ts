@@ -57,7 +57,7 @@ export async function progressReleasePlans(ctx: PlanContext): Promise<number> {
       }
       try {
         await underSavepoint(tx, async () => {
-          const plan = (await findPlan(tx, w.feature, w.environment, due.planId, true)) as Plan;
+          const plan = (await findPlan(tx, w, due.planId, true)) as Plan;
           await startMilestoneIn(ctx, tx, w, plan, due.target as string, SYSTEM);
           await markProgressionExecuted(tx, due.milestoneId, now);
         });

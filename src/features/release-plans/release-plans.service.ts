@@ -211,11 +211,11 @@ async function requireFlagEnvironment(db: Db, w: Where) {
 
 export async function getPlans(deps: Deps, w: Where) {
   await requireFlagEnvironment(deps.database.db, w);
-  return plansOf(deps.database.db, w.feature, w.environment);
+  return plansOf(deps.database.db, w);
 }
 
 export async function getPlan(deps: Deps, w: Where, id: string) {
-  const plan = await findPlan(deps.database.db, w.feature, w.environment, id);
+  const plan = await findPlan(deps.database.db, w, id);
   if (!plan) throw unknownPlan(id);
   return plan;
 }
@@ -258,7 +258,7 @@ export function addPlan(deps: Deps, w: Where, templateId: string, by: Principal)
       }
       throw error;
     }
-    const plan = (await findPlan(tx, w.feature, w.environment, id)) as Plan;
+    const plan = (await findPlan(tx, w, id)) as Plan;
     await record(tx, 'release-plan-added', by, eventWhere(w), plan);
     return plan;
   });
@@ -277,7 +277,7 @@ async function removalOf(tx: Db, w: Where, planId: string): Promise<Change[]> {
 
 export function removePlan(ctx: PlanContext, w: Where, id: string, by: Principal) {
   return transaction(ctx.deps.database.db, async (tx) => {
-    const plan = await findPlan(tx, w.feature, w.environment, id, true);
+    const plan = await findPlan(tx, w, id, true);
     if (!plan) throw unknownPlan(id);
     await ctx.changes.applyIn(tx, await removalOf(tx, w, id), { deps: ctx.deps, by });
     await deletePlan(tx, id);
@@ -336,7 +336,7 @@ export function startMilestone(
   by: Principal,
 ) {
   return transaction(ctx.deps.database.db, async (tx) => {
-    const plan = await findPlan(tx, w.feature, w.environment, planId, true);
+    const plan = await findPlan(tx, w, planId, true);
     if (!plan) throw unknownPlan(planId);
     await startMilestoneIn(ctx, tx, w, plan, milestoneId, by);
   });
@@ -344,10 +344,10 @@ export function startMilestone(
 
 /** The plan on this flag environment that holds the milestone, locked. */
 async function planHolding(tx: Db, w: Where, milestoneId: string) {
-  const plans = await plansOf(tx, w.feature, w.environment);
+  const plans = await plansOf(tx, w);
   const plan = plans.find((p) => p.milestones.some((m) => m.id === milestoneId));
   if (!plan) throw notFound(`No release plan of this flag environment has milestone "${milestoneId}".`);
-  return (await findPlan(tx, w.feature, w.environment, plan.id, true)) as Plan;
+  return (await findPlan(tx, w, plan.id, true)) as Plan;
 }
 
 export function changeProgression(
@@ -400,7 +400,7 @@ export function pauseProgression(
   reason?: string,
 ) {
   return transaction(deps.database.db, async (tx) => {
-    const plan = await findPlan(tx, w.feature, w.environment, planId, true);
+    const plan = await findPlan(tx, w, planId, true);
     if (!plan) throw unknownPlan(planId);
     if (!plan.activeMilestoneId) throw invalid('The plan has no started milestone to pause or resume.');
     await setPaused(tx, plan.activeMilestoneId, paused ? deps.now() : null);
@@ -417,7 +417,7 @@ export function pauseProgression(
 /** Sets the plan's safeguard (one per plan); records `safeguard-changed`. */
 export function setSafeguard(deps: Deps, w: Where, planId: string, input: SafeguardInput, by: Principal) {
   return transaction(deps.database.db, async (tx) => {
-    const plan = await findPlan(tx, w.feature, w.environment, planId, true);
+    const plan = await findPlan(tx, w, planId, true);
     if (!plan) throw unknownPlan(planId);
     const safeguard = await putSafeguard(
       tx,
@@ -433,7 +433,7 @@ export function setSafeguard(deps: Deps, w: Where, planId: string, input: Safegu
 
 export function removeSafeguard(deps: Deps, w: Where, planId: string, id: string, by: Principal) {
   return transaction(deps.database.db, async (tx) => {
-    const plan = await findPlan(tx, w.feature, w.environment, planId, true);
+    const plan = await findPlan(tx, w, planId, true);
     if (!plan) throw unknownPlan(planId);
     const removed = await deleteSafeguard(tx, planId, id);
     if (!removed) throw notFound(`Release plan "${planId}" has no safeguard "${id}".`);

@@ -191,10 +191,24 @@ export async function deleteTemplate(db: Db, id: string) {
   await db.deleteFrom('release_plan_templates').where('id', '=', id).execute();
 }
 
-export async function plansOf(db: Db, feature: string, environment?: string): Promise<Plan[]> {
-  let query = db.selectFrom('release_plans').selectAll().where('feature_name', '=', feature);
-  if (environment !== undefined) query = query.where('environment', '=', environment);
-  const rows = await query.orderBy('environment').execute();
+/** A flag environment, named with the project the flag must be in (a path's project is checked). */
+export interface PlanWhere {
+  project: string;
+  feature: string;
+  environment: string;
+}
+
+/** The plans of the flag environment, when the flag is in that project. */
+const plansIn = (db: Db, w: PlanWhere) =>
+  db
+    .selectFrom('release_plans')
+    .selectAll()
+    .where('feature_name', '=', w.feature)
+    .where('environment', '=', w.environment)
+    .where('feature_name', 'in', db.selectFrom('features').select('name').where('project', '=', w.project));
+
+export async function plansOf(db: Db, w: PlanWhere): Promise<Plan[]> {
+  const rows = await plansIn(db, w).orderBy('id').execute();
   const ids = rows.map((r) => r.id);
   const [milestones, safeguards] = await Promise.all([
     milestonesOf(db, 'plan_id', ids),
@@ -203,13 +217,8 @@ export async function plansOf(db: Db, feature: string, environment?: string): Pr
   return rows.map((r) => toPlan(r, milestones.get(r.id) ?? [], safeguards.get(r.id)));
 }
 
-export async function findPlan(db: Db, feature: string, environment: string, id: string, lock = false) {
-  let query = db
-    .selectFrom('release_plans')
-    .selectAll()
-    .where('id', '=', id)
-    .where('feature_name', '=', feature)
-    .where('environment', '=', environment);
+export async function findPlan(db: Db, w: PlanWhere, id: string, lock = false) {
+  let query = plansIn(db, w).where('id', '=', id);
   if (lock) query = query.forUpdate();
   const row = await query.executeTakeFirst();
   if (!row) return undefined;
@@ -218,16 +227,6 @@ export async function findPlan(db: Db, feature: string, environment: string, id:
     safeguardsOf(db, [id]),
   ]);
   return toPlan(row, milestones.get(id) ?? [], safeguards.get(id));
-}
-
-/** The plan a milestone belongs to, wherever it is. */
-export async function planOfMilestone(db: Db, milestoneId: string) {
-  return db
-    .selectFrom('release_plan_milestones as m')
-    .innerJoin('release_plans as p', 'p.id', 'm.plan_id')
-    .select(['p.id', 'p.feature_name', 'p.environment'])
-    .where('m.id', '=', milestoneId)
-    .executeTakeFirst();
 }
 
 export async function insertPlan(

@@ -227,6 +227,17 @@ describe('release plans', () => {
     ).toEqual(['default', 'flexibleRollout']);
 
     expect((await start({ id: 'no-such-milestone' })).statusCode).toBe(404);
+    // Under another project's path (where the caller's permission was checked) the plan is not found.
+    const elsewhere = f.env.replace(`/projects/${f.project}/`, '/projects/default/');
+    for (const [method, path] of [
+      ['POST', `${elsewhere}/release-plans/${p.id}/milestones/${internal.id}/start`],
+      ['DELETE', `${elsewhere}/release-plans/${p.id}`],
+      ['POST', `${elsewhere}/progressions/${p.id}/pause`],
+      ['GET', `${elsewhere}/release-plans/${p.id}`],
+    ] as const) {
+      expect((await t.send(method, path)).statusCode, `${method} ${path}`).toBe(404);
+    }
+    expect(await strategiesOf(f.env)).toEqual(['own', 'rollout 50']);
     expect((await t.send('DELETE', `${f.env}/release-plans/${p.id}`)).statusCode).toBe(200);
     expect(await strategiesOf(f.env)).toEqual(['own']);
     expect((await t.send('GET', `${f.env}/release-plans`)).json()).toEqual([]);
