@@ -142,7 +142,8 @@ describe('web UI: flag history, metrics, tags, dependencies and the command pale
     const dialog = page.getByRole('dialog', { name: 'Go to a page or flag' });
     const input = dialog.getByRole('combobox', { name: 'Search pages and flags' });
 
-    // A page, picked with the arrow keys: "pl" matches Playground, then Applications. "p" alone also
+    // A page, picked with the arrow keys: "pl" matches Release templates, Playground and Applications,
+    // in the navigation's order. "p" alone also
     // finds both flags (their descriptions); those leave the list as soon as the text no longer fits.
     await page.keyboard.press('Control+K');
     await focused(input);
@@ -150,7 +151,12 @@ describe('web UI: flag history, metrics, tags, dependencies and the command pale
     await dialog.getByRole('option', { name: new RegExp(`^${parent}`) }).waitFor();
     await page.keyboard.type('l');
     await dialog.getByRole('option', { name: 'Applications' }).waitFor();
-    expect(await dialog.getByRole('option').allTextContents()).toEqual(['Playground', 'Applications']);
+    expect(await dialog.getByRole('option').allTextContents()).toEqual([
+      'Release templates',
+      'Playground',
+      'Applications',
+    ]);
+    await page.keyboard.press('ArrowDown');
     await page.keyboard.press('ArrowDown');
     expect(await dialog.getByRole('option', { name: 'Applications' }).getAttribute('aria-selected')).toBe(
       'true',
