@@ -2,6 +2,7 @@ import { changeRequestGate } from './features/change-requests/index.js';
 import { type Applier, createApplier } from './features/changes/index.js';
 import { dependencyChanges } from './features/dependencies/index.js';
 import { archiveChanges } from './features/flags/index.js';
+import { releasePlanChanges } from './features/release-plans/index.js';
 import { segmentChanges } from './features/segments/index.js';
 import { strategyChanges, updateEnabledChange } from './features/strategies/index.js';
 import { variantChanges } from './features/variants/index.js';
@@ -18,6 +19,7 @@ export const changes: Applier = createApplier(
     ...dependencyChanges,
     ...archiveChanges,
     ...segmentChanges,
+    ...releasePlanChanges,
   },
   changeRequestGate,
 );

@@ -54,4 +54,68 @@ describe('release plans in the web UI (headless Chromium)', () => {
     await expect.poll(strategies).toEqual(['50']);
     expect(browser.errors).toEqual([]);
   }, 90_000);
+
+  it('a Member where change requests are required starts a milestone into their draft', async () => {
+    const project = slug('rpcr');
+    const flag = slug('guarded');
+    expect((await t.send('POST', '/api/admin/projects', { id: project, name: project })).statusCode).toBe(
+      201,
+    );
+    expect((await t.send('POST', `/api/admin/projects/${project}/features`, { name: flag })).statusCode).toBe(
+      200,
+    );
+    const env = `/api/admin/projects/${project}/features/${flag}/environments/production`;
+    const template = await t.send('POST', '/api/admin/release-plan-templates', {
+      name: slug('guarded-steps'),
+      milestones: [
+        { name: 'First', sortOrder: 0, strategies: [{ name: 'default', sortOrder: 0 }] },
+        { name: 'Second', sortOrder: 1, strategies: [{ name: 'default', sortOrder: 0, title: 'second' }] },
+      ],
+    });
+    expect(template.statusCode, template.body).toBe(201);
+    const plan = await t.send('POST', `${env}/release-plans`, { templateId: template.json().id });
+    expect(plan.statusCode, plan.body).toBe(201);
+    const [first, second] = plan.json().milestones;
+    expect(
+      (await t.send('POST', `${env}/release-plans/${plan.json().id}/milestones/${first.id}/start`))
+        .statusCode,
+    ).toBe(200);
+    const config = await t.send(
+      'PUT',
+      `/api/admin/projects/${project}/environments/production/change-requests/config`,
+      {
+        changeRequestsEnabled: true,
+        requiredApprovals: 1,
+      },
+    );
+    expect(config.statusCode).toBe(204);
+    const member = await createUser(t, 'Viewer');
+    const granted = await t.send('POST', `/api/admin/projects/${project}/access`, {
+      roles: [5],
+      users: [{ id: member.id }],
+    });
+    expect(granted.statusCode).toBe(200);
+
+    await signIn(browser, url, member.username);
+    await page.goto(`${url}/projects/${project}/flags/${flag}`);
+    const region = page.getByRole('region', { name: 'Release plan in production' });
+    await region.getByRole('button', { name: 'Start Second' }).click();
+    await page.getByText('Added to your change request for production.').waitFor();
+    // Nothing moved: the start waits in the Member's draft, as the change Unleash names.
+    expect((await getJson(t, `${env}/release-plans/${plan.json().id}`)).activeMilestoneId).toBe(first.id);
+    await expect
+      .poll(
+        async () =>
+          await t.database.session((run) =>
+            run(
+              `SELECT c.change->>'action' AS action, c.change->'payload'->>'milestoneId' AS milestone
+                 FROM change_request_changes c JOIN change_requests r ON r.id = c.change_request_id
+                WHERE r.project = $1`,
+              [project],
+            ),
+          ),
+      )
+      .toEqual([{ action: 'startMilestone', milestone: second.id }]);
+    expect(browser.errors).toEqual([]);
+  }, 90_000);
 });

@@ -55,6 +55,15 @@ const PERMISSION_OF: Record<ChangeAction, Permission> = {
   archiveFeature: 'DELETE_FEATURE',
   updateSegment: 'UPDATE_SEGMENT',
   deleteSegment: 'DELETE_SEGMENT',
+  // The release plan routes' permission.
+  addReleasePlan: 'UPDATE_FEATURE_STRATEGY',
+  deleteReleasePlan: 'UPDATE_FEATURE_STRATEGY',
+  startMilestone: 'UPDATE_FEATURE_STRATEGY',
+  changeMilestoneProgression: 'UPDATE_FEATURE_STRATEGY',
+  deleteMilestoneProgression: 'UPDATE_FEATURE_STRATEGY',
+  resumeMilestoneProgression: 'UPDATE_FEATURE_STRATEGY',
+  changeReleasePlanSafeguard: 'UPDATE_FEATURE_STRATEGY',
+  deleteReleasePlanSafeguard: 'UPDATE_FEATURE_STRATEGY',
 };
 
 const refused = (message: string) => new AppError('NoAccessError', message);

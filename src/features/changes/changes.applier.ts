@@ -19,6 +19,15 @@ export interface ChangeContext {
 }
 
 /**
+ * What a handler is given: the caller's context and the applier itself, for a change made of other
+ * changes (a milestone start is strategy deletions and additions), applied in the same transaction
+ * with the same context.
+ */
+export interface HandlerContext extends ChangeContext {
+  changes: Applier;
+}
+
+/**
  * Whether the caller may make this change directly (the change requests' gate): throws the 403
  * when its environment requires a change request the caller may not skip. Runs before the change
  * is applied or checked, unless a change request applies it (`throughChangeRequest`).
@@ -31,7 +40,7 @@ export type ChangeGuard = (db: Db, change: Change, ctx: ChangeContext) => Promis
  * a conflict with its snapshot), writes through its slice's store and records the change's events.
  */
 export interface ChangeHandler<A extends ChangeAction> {
-  apply(tx: Db, change: ChangeOf<A>, ctx: ChangeContext): Promise<ChangeResults[A]>;
+  apply(tx: Db, change: ChangeOf<A>, ctx: HandlerContext): Promise<ChangeResults[A]>;
   /**
    * A faster way to apply this change when it is the only one of its list, outside a transaction
    * (one statement). Answers undefined when it cannot decide alone (a busy flag, a case it does
@@ -116,10 +125,11 @@ export function createApplier(handlers: ChangeHandlers, guard?: ChangeGuard): Ap
     const flags = [...new Set(locked)].sort();
     if (flags.length > 1) await lockFlagsInOrder(tx, flags);
     const results: unknown[] = [];
+    const handlerCtx = { ...ctx, changes: applier };
     for (const [index, change] of changes.entries()) {
       try {
         await guarded(tx, change, ctx);
-        results.push(await handlerOf(change).apply(tx, change as never, ctx));
+        results.push(await handlerOf(change).apply(tx, change as never, handlerCtx));
       } catch (error) {
         throw new FailedChange(index, error);
       }
@@ -136,7 +146,7 @@ export function createApplier(handlers: ChangeHandlers, guard?: ChangeGuard): Ap
     }
   };
 
-  return {
+  const applier: Applier = {
     async apply(deps, changes, by) {
       const ctx = { deps, by };
       const [only] = changes;
@@ -176,4 +186,5 @@ export function createApplier(handlers: ChangeHandlers, guard?: ChangeGuard): Ap
       } as Change;
     },
   };
+  return applier;
 }

@@ -1,5 +1,5 @@
 import type { Static } from 'typebox';
-import type { FlagVariantSchema, StrategySchema } from '../shapes/index.js';
+import type { FlagVariantSchema, Plan, Safeguard, StrategySchema } from '../shapes/index.js';
 import type { ChangeAction } from './changes.schemas.js';
 
 type Strategy = Static<typeof StrategySchema>;
@@ -20,4 +20,12 @@ export interface ChangeResults extends Record<ChangeAction, unknown> {
   archiveFeature: undefined;
   updateSegment: undefined;
   deleteSegment: undefined;
+  addReleasePlan: Plan;
+  deleteReleasePlan: undefined;
+  startMilestone: undefined;
+  changeMilestoneProgression: undefined;
+  deleteMilestoneProgression: undefined;
+  resumeMilestoneProgression: undefined;
+  changeReleasePlanSafeguard: Safeguard;
+  deleteReleasePlanSafeguard: undefined;
 }

@@ -5,9 +5,13 @@ import {
   CreateStrategyBody,
   FlagNameParam,
   FlagVariantSchema,
+  type Plan,
+  PlanSchema,
   ProjectIdParam,
+  SafeguardBody,
   SortOrderBody,
   StrategySchema,
+  TransitionCondition,
   UpdateStrategyBody,
   UpsertSegmentBody,
   VariantsBody,
@@ -160,6 +164,123 @@ export const DeleteSegmentChange = Type.Object(
   { description: 'Deletes a segment no strategy uses.' },
 );
 
+// Release plans (ADR 0023): each change names its flag environment; a plan or milestone by its id.
+
+const ReleaseId = (description: string) => Type.String({ minLength: 1, maxLength: 100, description });
+const PlanSnapshot = Type.Optional(
+  Type.Unsafe<Plan>({
+    ...PlanSchema,
+    description:
+      'The plan as the change was made against; a conflict when what the change depends on differs now (see each kind).',
+  }),
+);
+
+export const AddReleasePlanChange = Type.Object(
+  {
+    action: Type.Literal('addReleasePlan'),
+    ...target,
+    payload: Type.Object({ templateId: ReleaseId('The template to apply.') }),
+  },
+  { description: 'Applies a release plan template to the flag environment (no milestone started).' },
+);
+
+export const DeleteReleasePlanChange = Type.Object(
+  {
+    action: Type.Literal('deleteReleasePlan'),
+    ...target,
+    payload: Type.Object({ planId: ReleaseId('The plan.'), snapshot: PlanSnapshot }),
+  },
+  {
+    description:
+      'Removes the plan and the strategies it put on the flag environment (a conflict when its active milestone or milestones changed).',
+  },
+);
+
+export const StartMilestoneChange = Type.Object(
+  {
+    action: Type.Literal('startMilestone'),
+    ...target,
+    payload: Type.Object({
+      milestoneId: ReleaseId('The milestone to start.'),
+      planId: Type.Optional(
+        ReleaseId('The plan that holds it (absent: the one of the flag environment that does).'),
+      ),
+      snapshot: PlanSnapshot,
+    }),
+  },
+  {
+    description:
+      "Replaces the plan's strategies on the flag environment with the milestone's (a conflict when the plan's active milestone changed).",
+  },
+);
+
+export const ChangeMilestoneProgressionChange = Type.Object(
+  {
+    action: Type.Literal('changeMilestoneProgression'),
+    ...target,
+    payload: Type.Object({
+      sourceMilestone: ReleaseId('The milestone that moves on.'),
+      targetMilestone: ReleaseId('The milestone to start next.'),
+      transitionCondition: TransitionCondition,
+      snapshot: PlanSnapshot,
+    }),
+  },
+  {
+    description:
+      "Sets when a milestone moves on by itself (a conflict when the source milestone's progression changed).",
+  },
+);
+
+export const DeleteMilestoneProgressionChange = Type.Object(
+  {
+    action: Type.Literal('deleteMilestoneProgression'),
+    ...target,
+    payload: Type.Object({
+      sourceMilestone: ReleaseId('The milestone that no longer moves on.'),
+      snapshot: PlanSnapshot,
+    }),
+  },
+  { description: "Removes a milestone's progression (a conflict when it changed)." },
+);
+
+export const ResumeMilestoneProgressionChange = Type.Object(
+  {
+    action: Type.Literal('resumeMilestoneProgression'),
+    ...target,
+    payload: Type.Object({ planId: ReleaseId('The plan.'), snapshot: PlanSnapshot }),
+  },
+  {
+    description:
+      "Resumes the progression of the plan's active milestone (a conflict when its active milestone changed).",
+  },
+);
+
+export const ChangeReleasePlanSafeguardChange = Type.Object(
+  {
+    action: Type.Literal('changeReleasePlanSafeguard'),
+    ...target,
+    payload: Type.Object({
+      planId: ReleaseId('The plan.'),
+      safeguard: SafeguardBody,
+      snapshot: PlanSnapshot,
+    }),
+  },
+  { description: "Sets the plan's safeguard (a conflict when its safeguards changed)." },
+);
+
+export const DeleteReleasePlanSafeguardChange = Type.Object(
+  {
+    action: Type.Literal('deleteReleasePlanSafeguard'),
+    ...target,
+    payload: Type.Object({
+      planId: ReleaseId('The plan.'),
+      safeguardId: ReleaseId('The safeguard.'),
+      snapshot: PlanSnapshot,
+    }),
+  },
+  { description: "Removes the plan's safeguard (a conflict when its safeguards changed)." },
+);
+
 export const Change = Type.Union(
   [
     UpdateEnabledChange,
@@ -174,6 +295,14 @@ export const Change = Type.Union(
     ArchiveFeatureChange,
     UpdateSegmentChange,
     DeleteSegmentChange,
+    AddReleasePlanChange,
+    DeleteReleasePlanChange,
+    StartMilestoneChange,
+    ChangeMilestoneProgressionChange,
+    DeleteMilestoneProgressionChange,
+    ResumeMilestoneProgressionChange,
+    ChangeReleasePlanSafeguardChange,
+    DeleteReleasePlanSafeguardChange,
   ],
   { description: 'One configuration change.' },
 );

@@ -10,6 +10,7 @@ export {
   type ChangeHandler,
   type ChangeHandlers,
   createApplier,
+  type HandlerContext,
   type PreviewEvent,
 } from './changes.applier.js';
 export { ChangeConflict, checkSnapshot } from './changes.errors.js';

@@ -3,12 +3,10 @@ import { isDatabaseUnavailable, translateDbError } from '../../platform/db/pg-er
 import { SYSTEM } from '../../platform/http/auth.js';
 import { AppError } from '../../platform/http/errors.js';
 import { repeatEvery } from '../../platform/jobs.js';
-import type { Plan } from './release-plans.schemas.js';
-import { type PlanContext, record, startMilestoneIn } from './release-plans.service.js';
+import { type PlanContext, record } from './release-plans.service.js';
 import {
   answersSince,
   dueProgressions,
-  findPlan,
   guardedPlans,
   markProgressionExecuted,
   setPaused,
@@ -57,8 +55,12 @@ export async function progressReleasePlans(ctx: PlanContext): Promise<number> {
       }
       try {
         await underSavepoint(tx, async () => {
-          const plan = (await findPlan(tx, w, due.planId, true)) as Plan;
-          await startMilestoneIn(ctx, tx, w, plan, due.target as string, SYSTEM);
+          const start = {
+            action: 'startMilestone' as const,
+            ...w,
+            payload: { planId: due.planId, milestoneId: due.target as string },
+          };
+          await ctx.changes.applyIn(tx, [start], { deps: ctx.deps, by: SYSTEM });
           await markProgressionExecuted(tx, due.milestoneId, now);
         });
         started += 1;

@@ -3,27 +3,23 @@ import type { Deps } from '../../deps.js';
 import { actor } from '../../platform/http/auth.js';
 import { routes, sendEmpty } from '../../platform/http/routes.js';
 import { errorResponses, NoBody } from '../../platform/http/schemas.js';
-import type { Applier } from '../changes/index.js';
+import { type Applier, type Change, type ChangeOf, changeTarget } from '../changes/index.js';
+import { PlanSchema, SafeguardBody, SafeguardSchema } from '../shapes/index.js';
 import {
   AddPlanBody,
   FlagEnvironmentParams,
   MilestoneParams,
   PlanListSchema,
   PlanParams,
-  PlanSchema,
   ProgressionBody,
   ProgressionParams,
-  SafeguardBody,
   SafeguardParams,
-  SafeguardSchema,
   TemplateBody,
   TemplateListSchema,
   TemplateParams,
   TemplateSchema,
 } from './release-plans.schemas.js';
 import {
-  addPlan,
-  changeProgression,
   changeTemplate,
   createTemplate,
   getPlan,
@@ -31,12 +27,7 @@ import {
   getTemplate,
   getTemplates,
   pauseProgression,
-  removePlan,
-  removeProgression,
-  removeSafeguard,
   retireTemplate,
-  setSafeguard,
-  startMilestone,
 } from './release-plans.service.js';
 
 const tags = ['Release plans'];
@@ -45,15 +36,18 @@ const ENV = '/api/admin/projects/:projectId/features/:featureName/environments/:
 const reads = errorResponses(400, 401, 403, 404);
 const writes = errorResponses(400, 401, 403, 404, 409, 413, 415);
 
-const where = (request: FastifyRequest) => {
-  const p = request.params as { projectId: string; featureName: string; environment: string };
-  return { project: p.projectId, feature: p.featureName, environment: p.environment };
-};
+type EnvTarget = ReturnType<typeof changeTarget>;
+type EnvPath = { projectId: string; featureName: string; environment: string };
+const where = (request: FastifyRequest) => changeTarget(request.params as EnvPath);
 
 /** Release plan templates (Admins) and the plans on flag environments, at Unleash's paths. */
 export const releasePlanRoutes = (deps: Deps, changes: Applier) =>
   routes(async (app) => {
-    const ctx = { deps, changes };
+    /** A plan write is one change of the flag environment in the path, through the one applier. */
+    const apply = async <C extends Change>(request: FastifyRequest, change: Omit<C, keyof EnvTarget>) => {
+      const [result] = await changes.apply(deps, [{ ...where(request), ...change } as C], actor(request));
+      return result;
+    };
 
     app.get(
       TEMPLATES,
@@ -194,7 +188,12 @@ export const releasePlanRoutes = (deps: Deps, changes: Applier) =>
         },
       },
       async (request, reply) =>
-        reply.code(201).send(await addPlan(deps, where(request), request.body.templateId, actor(request))),
+        reply.code(201).send(
+          await apply<ChangeOf<'addReleasePlan'>>(request, {
+            action: 'addReleasePlan',
+            payload: { templateId: request.body.templateId },
+          }),
+        ),
     );
 
     app.get(
@@ -228,7 +227,10 @@ export const releasePlanRoutes = (deps: Deps, changes: Applier) =>
         },
       },
       async (request, reply) => {
-        await removePlan(ctx, where(request), request.params.planId, actor(request));
+        await apply<ChangeOf<'deleteReleasePlan'>>(request, {
+          action: 'deleteReleasePlan',
+          payload: { planId: request.params.planId },
+        });
         return sendEmpty(reply, 200);
       },
     );
@@ -248,13 +250,10 @@ export const releasePlanRoutes = (deps: Deps, changes: Applier) =>
         },
       },
       async (request, reply) => {
-        await startMilestone(
-          ctx,
-          where(request),
-          request.params.planId,
-          request.params.milestoneId,
-          actor(request),
-        );
+        await apply<ChangeOf<'startMilestone'>>(request, {
+          action: 'startMilestone',
+          payload: { planId: request.params.planId, milestoneId: request.params.milestoneId },
+        });
         return sendEmpty(reply, 200);
       },
     );
@@ -275,13 +274,10 @@ export const releasePlanRoutes = (deps: Deps, changes: Applier) =>
         },
       },
       async (request, reply) => {
-        await changeProgression(
-          deps,
-          where(request),
-          request.params.sourceMilestoneId,
-          request.body,
-          actor(request),
-        );
+        await apply<ChangeOf<'changeMilestoneProgression'>>(request, {
+          action: 'changeMilestoneProgression',
+          payload: { sourceMilestone: request.params.sourceMilestoneId, ...request.body },
+        });
         return sendEmpty(reply, 200);
       },
     );
@@ -300,7 +296,10 @@ export const releasePlanRoutes = (deps: Deps, changes: Applier) =>
         },
       },
       async (request, reply) => {
-        await removeProgression(deps, where(request), request.params.sourceMilestoneId, actor(request));
+        await apply<ChangeOf<'deleteMilestoneProgression'>>(request, {
+          action: 'deleteMilestoneProgression',
+          payload: { sourceMilestone: request.params.sourceMilestoneId },
+        });
         return sendEmpty(reply, 200);
       },
     );
@@ -321,7 +320,10 @@ export const releasePlanRoutes = (deps: Deps, changes: Applier) =>
         },
       },
       async (request) =>
-        setSafeguard(deps, where(request), request.params.planId, request.body, actor(request)),
+        apply<ChangeOf<'changeReleasePlanSafeguard'>>(request, {
+          action: 'changeReleasePlanSafeguard',
+          payload: { planId: request.params.planId, safeguard: request.body },
+        }),
     );
 
     app.delete(
@@ -338,13 +340,10 @@ export const releasePlanRoutes = (deps: Deps, changes: Applier) =>
         },
       },
       async (request, reply) => {
-        await removeSafeguard(
-          deps,
-          where(request),
-          request.params.planId,
-          request.params.safeguardId,
-          actor(request),
-        );
+        await apply<ChangeOf<'deleteReleasePlanSafeguard'>>(request, {
+          action: 'deleteReleasePlanSafeguard',
+          payload: { planId: request.params.planId, safeguardId: request.params.safeguardId },
+        });
         return sendEmpty(reply, 200);
       },
     );
@@ -364,13 +363,14 @@ export const releasePlanRoutes = (deps: Deps, changes: Applier) =>
           },
         },
         async (request, reply) => {
-          await pauseProgression(
-            deps,
-            where(request),
-            request.params.planId,
-            state === 'pause',
-            actor(request),
-          );
+          if (state === 'pause') {
+            await pauseProgression(deps, where(request), request.params.planId, actor(request));
+          } else {
+            await apply<ChangeOf<'resumeMilestoneProgression'>>(request, {
+              action: 'resumeMilestoneProgression',
+              payload: { planId: request.params.planId },
+            });
+          }
           return sendEmpty(reply, 200);
         },
       );

@@ -4,36 +4,23 @@ import { type Db, transaction } from '../../platform/db/index.js';
 import { sqlState } from '../../platform/db/pg-errors.js';
 import type { Principal } from '../../platform/http/auth.js';
 import { AppError, type ErrorDetail, invalid, nameExists, notFound } from '../../platform/http/errors.js';
-import type { Applier, Change } from '../changes/index.js';
+import type { Applier } from '../changes/index.js';
 import { appendEvent } from '../events/index.js';
+import type { MilestoneStrategy, Plan } from '../shapes/index.js';
 import { finishDraft } from '../strategies/index.js';
-import type {
-  MilestoneInput,
-  MilestoneStrategy,
-  Plan,
-  SafeguardInput,
-  Template,
-  TemplateInput,
-} from './release-plans.schemas.js';
+import type { MilestoneInput, Template, TemplateInput } from './release-plans.schemas.js';
 import {
-  activate,
   archiveTemplate,
-  deletePlan,
-  deleteSafeguard,
   deleteTemplate,
   findPlan,
   findTemplate,
   flagEnvironmentIn,
-  insertPlan,
   insertTemplate,
   listTemplates,
   type NewMilestone,
-  planStrategyIds,
   plansOf,
-  putSafeguard,
   replaceTemplate,
   setPaused,
-  setProgression,
 } from './release-plans.store.js';
 
 /**
@@ -59,7 +46,8 @@ export interface PlanContext {
 }
 
 const unknownTemplate = (id: string) => notFound(`Could not find release plan template "${id}".`);
-const unknownPlan = (id: string) => notFound(`Could not find release plan "${id}" on this flag environment.`);
+export const unknownPlan = (id: string) =>
+  notFound(`Could not find release plan "${id}" on this flag environment.`);
 const userIdOf = (by: Principal) => (by.userId > 0 ? by.userId : null);
 
 export async function record(
@@ -194,14 +182,14 @@ export function retireTemplate(deps: Deps, id: string, how: 'archive' | 'delete'
   });
 }
 
-interface Where {
+export interface Where {
   project: string;
   feature: string;
   environment: string;
 }
 const eventWhere = (w: Where) => ({ project: w.project, featureName: w.feature, environment: w.environment });
 
-async function requireFlagEnvironment(db: Db, w: Where) {
+export async function requireFlagEnvironment(db: Db, w: Where) {
   if (!(await flagEnvironmentIn(db, w.project, w.feature, w.environment))) {
     throw notFound(
       `Could not find flag "${w.feature}" with environment "${w.environment}" in project "${w.project}".`,
@@ -220,223 +208,38 @@ export async function getPlan(deps: Deps, w: Where, id: string) {
   return plan;
 }
 
-export function addPlan(deps: Deps, w: Where, templateId: string, by: Principal) {
-  return transaction(deps.database.db, async (tx) => {
-    await requireFlagEnvironment(tx, w);
-    const template = await findTemplate(tx, templateId);
-    if (!template || template.archivedAt) throw unknownTemplate(templateId);
-    const id = randomUUID();
-    const milestones = template.milestones.map((m) => {
-      const copy = randomUUID();
-      return {
-        ...m,
-        id: copy,
-        strategies: m.strategies.map((s) => ({ ...s, id: randomUUID(), milestoneId: copy })),
-      };
-    });
-    try {
-      await insertPlan(
-        tx,
-        {
-          id,
-          templateId,
-          feature: w.feature,
-          environment: w.environment,
-          name: template.name,
-          description: template.description,
-          userId: userIdOf(by),
-          now: deps.now(),
-        },
-        milestones,
-      );
-    } catch (error) {
-      if (sqlState(error) === '23505') {
-        throw new AppError(
-          'ConflictError',
-          `Flag "${w.feature}" already has a release plan in "${w.environment}".`,
-        );
-      }
-      throw error;
-    }
-    const plan = (await findPlan(tx, w, id)) as Plan;
-    await record(tx, 'release-plan-added', by, eventWhere(w), plan);
-    return plan;
-  });
-}
-
-/** Changes that take the plan's strategies off the flag environment. */
-async function removalOf(tx: Db, w: Where, planId: string): Promise<Change[]> {
-  return (await planStrategyIds(tx, planId)).map((id) => ({
-    action: 'deleteStrategy' as const,
-    project: w.project,
-    feature: w.feature,
-    environment: w.environment,
-    payload: { id },
-  }));
-}
-
-export function removePlan(ctx: PlanContext, w: Where, id: string, by: Principal) {
-  return transaction(ctx.deps.database.db, async (tx) => {
-    const plan = await findPlan(tx, w, id, true);
-    if (!plan) throw unknownPlan(id);
-    await ctx.changes.applyIn(tx, await removalOf(tx, w, id), { deps: ctx.deps, by });
-    await deletePlan(tx, id);
-    await record(tx, 'release-plan-removed', by, eventWhere(w), undefined, plan);
-  });
-}
-
 /**
- * Starts the milestone in the caller's transaction (the plan locked): one change list that takes
- * the plan's strategies off and puts the milestone's on, then the plan's record of them.
+ * Pauses or resumes the progression of the plan's active milestone, in the caller's transaction
+ * (the plan locked); records `release-plan-progressions-paused` or `-resumed`.
  */
-export async function startMilestoneIn(
-  ctx: PlanContext,
+export async function pauseIn(
   tx: Db,
+  deps: Deps,
   w: Where,
   plan: Plan,
-  milestoneId: string,
-  by: Principal,
-) {
-  const milestone = plan.milestones.find((m) => m.id === milestoneId);
-  if (!milestone) throw notFound(`Release plan "${plan.id}" has no milestone "${milestoneId}".`);
-  const removal = await removalOf(tx, w, plan.id);
-  const additions: Change[] = milestone.strategies.map((s) => ({
-    action: 'addStrategy',
-    project: w.project,
-    feature: w.feature,
-    environment: w.environment,
-    payload: {
-      name: s.name,
-      title: s.title,
-      sortOrder: s.sortOrder,
-      parameters: s.parameters,
-      constraints: s.constraints as never,
-      variants: s.variants as never,
-      segments: s.segments,
-    },
-  }));
-  const results = (await ctx.changes.applyIn(tx, [...removal, ...additions], {
-    deps: ctx.deps,
-    by,
-  })) as unknown[];
-  const added = results.slice(removal.length).map((r) => (r as { id: string }).id);
-  await activate(tx, plan.id, milestoneId, added, ctx.deps.now());
-  await record(tx, 'release-plan-milestone-started', by, eventWhere(w), {
-    planId: plan.id,
-    milestoneId,
-    milestoneName: milestone.name,
-  });
-}
-
-export function startMilestone(
-  ctx: PlanContext,
-  w: Where,
-  planId: string,
-  milestoneId: string,
-  by: Principal,
-) {
-  return transaction(ctx.deps.database.db, async (tx) => {
-    const plan = await findPlan(tx, w, planId, true);
-    if (!plan) throw unknownPlan(planId);
-    await startMilestoneIn(ctx, tx, w, plan, milestoneId, by);
-  });
-}
-
-/** The plan on this flag environment that holds the milestone, locked. */
-async function planHolding(tx: Db, w: Where, milestoneId: string) {
-  const plans = await plansOf(tx, w);
-  const plan = plans.find((p) => p.milestones.some((m) => m.id === milestoneId));
-  if (!plan) throw notFound(`No release plan of this flag environment has milestone "${milestoneId}".`);
-  return (await findPlan(tx, w, plan.id, true)) as Plan;
-}
-
-export function changeProgression(
-  deps: Deps,
-  w: Where,
-  sourceId: string,
-  body: { targetMilestone: string; transitionCondition: { intervalMinutes: number } },
-  by: Principal,
-) {
-  return transaction(deps.database.db, async (tx) => {
-    const plan = await planHolding(tx, w, sourceId);
-    const source = plan.milestones.find((m) => m.id === sourceId);
-    if (body.targetMilestone === sourceId || !plan.milestones.some((m) => m.id === body.targetMilestone)) {
-      throw invalid('The target must be another milestone of the same plan.', [
-        {
-          path: '/body/targetMilestone',
-          message: `Plan "${plan.id}" has no other milestone "${body.targetMilestone}".`,
-        },
-      ]);
-    }
-    await setProgression(tx, sourceId, body.targetMilestone, body.transitionCondition.intervalMinutes);
-    const type = source?.transitionCondition
-      ? 'milestone-progression-updated'
-      : 'milestone-progression-created';
-    await record(tx, type, by, eventWhere(w), { planId: plan.id, sourceMilestone: sourceId, ...body });
-  });
-}
-
-export function removeProgression(deps: Deps, w: Where, sourceId: string, by: Principal) {
-  return transaction(deps.database.db, async (tx) => {
-    const plan = await planHolding(tx, w, sourceId);
-    const source = plan.milestones.find((m) => m.id === sourceId);
-    if (!source?.transitionCondition) throw notFound(`Milestone "${sourceId}" has no progression.`);
-    await setProgression(tx, sourceId, null, null);
-    await record(tx, 'milestone-progression-deleted', by, eventWhere(w), undefined, {
-      planId: plan.id,
-      sourceMilestone: sourceId,
-      transitionCondition: source.transitionCondition,
-    });
-  });
-}
-
-/** Pauses or resumes the plan's progression (its active milestone's). */
-export function pauseProgression(
-  deps: Deps,
-  w: Where,
-  planId: string,
   paused: boolean,
   by: Principal,
   reason?: string,
 ) {
-  return transaction(deps.database.db, async (tx) => {
-    const plan = await findPlan(tx, w, planId, true);
-    if (!plan) throw unknownPlan(planId);
-    if (!plan.activeMilestoneId) throw invalid('The plan has no started milestone to pause or resume.');
-    await setPaused(tx, plan.activeMilestoneId, paused ? deps.now() : null);
-    await record(
-      tx,
-      paused ? 'release-plan-progressions-paused' : 'release-plan-progressions-resumed',
-      by,
-      eventWhere(w),
-      { planId, milestoneId: plan.activeMilestoneId, ...(reason && { reason }) },
-    );
-  });
+  if (!plan.activeMilestoneId) throw invalid('The plan has no started milestone to pause or resume.');
+  await setPaused(tx, plan.activeMilestoneId, paused ? deps.now() : null);
+  await record(
+    tx,
+    paused ? 'release-plan-progressions-paused' : 'release-plan-progressions-resumed',
+    by,
+    eventWhere(w),
+    { planId: plan.id, milestoneId: plan.activeMilestoneId, ...(reason && { reason }) },
+  );
 }
 
-/** Sets the plan's safeguard (one per plan); records `safeguard-changed`. */
-export function setSafeguard(deps: Deps, w: Where, planId: string, input: SafeguardInput, by: Principal) {
+/**
+ * Pauses the plan's progression. Not a configuration change (nothing an SDK sees moves), so it
+ * needs no change request: stopping a rollout is always allowed to whoever may change it.
+ */
+export function pauseProgression(deps: Deps, w: Where, planId: string, by: Principal) {
   return transaction(deps.database.db, async (tx) => {
     const plan = await findPlan(tx, w, planId, true);
     if (!plan) throw unknownPlan(planId);
-    const safeguard = await putSafeguard(
-      tx,
-      planId,
-      plan.safeguards[0]?.id ?? randomUUID(),
-      input,
-      deps.now(),
-    );
-    await record(tx, 'safeguard-changed', by, eventWhere(w), safeguard, plan.safeguards[0]);
-    return safeguard;
-  });
-}
-
-export function removeSafeguard(deps: Deps, w: Where, planId: string, id: string, by: Principal) {
-  return transaction(deps.database.db, async (tx) => {
-    const plan = await findPlan(tx, w, planId, true);
-    if (!plan) throw unknownPlan(planId);
-    const removed = await deleteSafeguard(tx, planId, id);
-    if (!removed) throw notFound(`Release plan "${planId}" has no safeguard "${id}".`);
-    await record(tx, 'safeguard-deleted', by, eventWhere(w), undefined, removed);
+    await pauseIn(tx, deps, w, plan, true, by);
   });
 }

@@ -6,14 +6,8 @@ import type {
   ReleasePlansTable,
   ReleasePlanTemplatesTable,
 } from '../../platform/db/schema.js';
-import type {
-  Milestone,
-  MilestoneStrategy,
-  Plan,
-  Safeguard,
-  SafeguardInput,
-  Template,
-} from './release-plans.schemas.js';
+import type { Milestone, MilestoneStrategy, Plan, Safeguard, SafeguardInput } from '../shapes/index.js';
+import type { Template } from './release-plans.schemas.js';
 
 type Db = Kysely<DB>;
 type MilestoneRow = Selectable<ReleasePlanMilestonesTable>;
@@ -428,14 +422,20 @@ export function guardedPlans(db: Db) {
     .execute();
 }
 
-/** The flag's yes and no answers in the environment since `since`, summed over applications. */
+/**
+ * The flag's yes and no answers in the environment since `since`, summed over applications. The
+ * SDK metrics are kept in hourly buckets, so the bucket `since` falls in counts whole: the range
+ * starts at the top of that hour.
+ */
 export async function answersSince(db: Db, feature: string, environment: string, since: Date) {
+  const hour = new Date(since);
+  hour.setUTCMinutes(0, 0, 0);
   const row = await db
     .selectFrom('client_metrics_env')
     .select((eb) => [eb.fn.sum<string>('yes').as('yes'), eb.fn.sum<string>('no').as('no')])
     .where('feature_name', '=', feature)
     .where('environment', '=', environment)
-    .where('timestamp', '>=', since)
+    .where('timestamp', '>=', hour)
     .executeTakeFirst();
   return { yes: Number(row?.yes ?? 0), no: Number(row?.no ?? 0) };
 }

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api } from '../../../test/api.js';
 import { startTestApp, type TestApp, uniqueName } from '../../../test/harness.js';
+import { asUser, createUser, login } from '../../../test/people.js';
 import { changes } from '../../changes.js';
 import { testConfig } from '../../config.js';
 import { progressReleasePlans } from './index.js';
@@ -322,6 +323,8 @@ describe('release plans', () => {
   });
 
   it('pauses the progression when a safeguard on the flag’s metrics trips', async () => {
+    // At 55 minutes past an hour: the SDKs' hourly bucket began before the last hour did, and counts.
+    clock = Math.ceil(clock / 3_600_000) * 3_600_000 + 55 * 60_000;
     const tpl = await template();
     const f = await flag();
     const p = await plan(f, tpl.id);
@@ -419,5 +422,109 @@ describe('release plans', () => {
         p.id,
       ]),
     ).toBe(0);
+  });
+});
+
+describe('release plans under change requests', () => {
+  /** A Member who proposes and an Owner who reviews, in the flag's project. */
+  async function people(project: string) {
+    const person = async (role: number) => {
+      const user = await createUser(t, 'Viewer');
+      const granted = await t.send('POST', `/api/admin/projects/${project}/access`, {
+        roles: [role],
+        users: [{ id: user.id }],
+      });
+      expect(granted.statusCode).toBe(200);
+      return asUser(await login(t, user.username));
+    };
+    return { author: await person(5), approver: await person(4) };
+  }
+
+  it('adds a plan, starts a milestone and sets its progression only through an approved change request', async () => {
+    const tpl = await template();
+    const f = await flag();
+    const { author, approver } = await people(f.project);
+    const configured = await t.send(
+      'PUT',
+      `/api/admin/projects/${f.project}/environments/production/change-requests/config`,
+      { changeRequestsEnabled: true, requiredApprovals: 1 },
+    );
+    expect(configured.statusCode).toBe(204);
+    const drafts = `/api/admin/projects/${f.project}/environments/production/change-requests`;
+    const requests = `/api/admin/projects/${f.project}/change-requests`;
+    const propose = async (changes: unknown[]) => {
+      const res = await t.send('POST', drafts, changes, author);
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json();
+    };
+    const approveAndApply = async (id: number) => {
+      expect(
+        (await t.send('PUT', `${requests}/${id}/state`, { state: 'In review' }, author)).statusCode,
+      ).toBe(200);
+      const approved = await t.send('PUT', `${requests}/${id}/state`, { state: 'Approved' }, approver);
+      expect(approved.statusCode, approved.body).toBe(200);
+      return t.send('PUT', `${requests}/${id}/state`, { state: 'Applied' }, approver);
+    };
+
+    // Directly, the Member is refused and nothing is added.
+    const direct = await t.send('POST', `${f.env}/release-plans`, { templateId: tpl.id }, author);
+    expect(direct.statusCode).toBe(403);
+    expect(direct.json().message).toMatch(/change request/i);
+    expect((await t.send('GET', `${f.env}/release-plans`)).json()).toEqual([]);
+
+    // Proposed, it is added when applied.
+    const adding = await propose([
+      { feature: f.name, action: 'addReleasePlan', payload: { templateId: tpl.id } },
+    ]);
+    expect(adding.features[0].changes[0]).toMatchObject({ action: 'addReleasePlan' });
+    expect((await t.send('GET', `${f.env}/release-plans`)).json()).toEqual([]);
+    expect((await approveAndApply(adding.id)).statusCode).toBe(200);
+    const [p] = (await t.send('GET', `${f.env}/release-plans`)).json();
+    const [internal, half, everyone] = p.milestones;
+
+    // Starting a milestone and its progression, in one request, made against the plan as it was.
+    const starting = await propose([
+      { feature: f.name, action: 'startMilestone', payload: { milestoneId: internal.id } },
+      {
+        feature: f.name,
+        action: 'changeMilestoneProgression',
+        payload: {
+          sourceMilestone: internal.id,
+          targetMilestone: half.id,
+          transitionCondition: { intervalMinutes: 5 },
+        },
+      },
+    ]);
+    expect(starting.features[0].changes[0].payload.snapshot).toMatchObject({
+      id: p.id,
+      activeMilestoneId: null,
+    });
+    expect(await strategiesOf(f.env)).toEqual(['own']);
+    expect((await approveAndApply(starting.id)).statusCode).toBe(200);
+    expect(await strategiesOf(f.env)).toEqual(['internal', 'own']);
+    const started = (await t.send('GET', `${f.env}/release-plans/${p.id}`)).json();
+    expect(started.activeMilestoneId).toBe(internal.id);
+    expect(started.milestones[0].transitionCondition).toEqual({ intervalMinutes: 5 });
+
+    // A start proposed against "Internal" conflicts once the plan moved on without it.
+    const late = await propose([
+      { feature: f.name, action: 'startMilestone', payload: { milestoneId: half.id } },
+    ]);
+    const admin = await t.send('POST', `${f.env}/release-plans/${p.id}/milestones/${everyone.id}/start`);
+    expect(admin.statusCode).toBe(200);
+    const seen = (await t.send('GET', `${requests}/${late.id}`, undefined, author)).json();
+    expect(seen.features[0].changes[0].conflict).toContain('changed since');
+    expect((await approveAndApply(late.id)).statusCode).toBe(409);
+    expect(await strategiesOf(f.env)).toEqual(['own', 'rollout 100']);
+
+    // An unknown milestone is refused when proposed, naming it.
+    const unknown = await t.send(
+      'POST',
+      drafts,
+      [{ feature: f.name, action: 'startMilestone', payload: { milestoneId: 'nope' } }],
+      author,
+    );
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.json().message).toContain('nope');
   });
 });

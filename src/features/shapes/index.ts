@@ -12,6 +12,21 @@ export {
   ProjectParams,
 } from './params.schemas.js';
 export {
+  ImpactMetric,
+  type Milestone,
+  MilestoneSchema,
+  type MilestoneStrategy,
+  MilestoneStrategySchema,
+  type Plan,
+  PlanSchema,
+  type Safeguard,
+  SafeguardBody,
+  type SafeguardInput,
+  SafeguardSchema,
+  TransitionCondition,
+  TriggerCondition,
+} from './release-plan.schemas.js';
+export {
   type AdminSegment,
   AdminSegmentSchema,
   UpsertSegmentBody,

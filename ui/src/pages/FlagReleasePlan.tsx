@@ -2,6 +2,7 @@ import { Badge, Button, Group, NumberInput, Select, Stack, Table, Text } from '@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { del, enc, get, notifyDone, post, put } from '../api';
+import { useNeedsChangeRequest, useProposeChange } from '../changeRequests';
 import { ON_COLOR } from '../components';
 import { MutationError } from '../dialogs';
 import { describeMilestone, type Milestone, type Plan, useTemplates } from '../releasePlans';
@@ -9,7 +10,9 @@ import { useCan } from '../session';
 
 /**
  * The release plan of one flag environment: apply a template, start milestones, let a milestone
- * move on after a set time; the active one and the time to the next.
+ * move on after a set time; the active one and the time to the next. Where the environment
+ * requires change requests the caller may not skip, each write goes into their draft instead, as
+ * the change Unleash names for it.
  */
 export function FlagReleasePlan(props: {
   projectId: string;
@@ -33,6 +36,23 @@ export function FlagReleasePlan(props: {
     mutationFn: (run: () => Promise<unknown>) => run(),
     onSettled: done,
   });
+  const viaDraft = useNeedsChangeRequest(projectId)(env);
+  const propose = useProposeChange(projectId);
+  /** The write, directly or as a change in the caller's draft. */
+  const write = (
+    direct: () => Promise<unknown>,
+    change: { action: string; payload: unknown },
+    message?: string,
+  ) =>
+    act.mutate(async () => {
+      if (viaDraft) {
+        await propose(env, { feature: flagName, ...change });
+        notifyDone(`Added to your change request for ${env}.`);
+      } else {
+        await direct();
+        if (message) notifyDone(message);
+      }
+    });
   const plan = plans.data?.[0];
   if (!plan) {
     if (!can || !templates.data?.length) return null;
@@ -50,10 +70,11 @@ export function FlagReleasePlan(props: {
           variant="light"
           disabled={!template}
           onClick={() =>
-            act.mutate(async () => {
-              await post(`${base}/release-plans`, { templateId: template });
-              notifyDone(`Release plan added in ${env}.`);
-            })
+            write(
+              () => post(`${base}/release-plans`, { templateId: template }),
+              { action: 'addReleasePlan', payload: { templateId: template } },
+              `Release plan added in ${env}.`,
+            )
           }
         >
           Add release plan in {env}
@@ -72,7 +93,12 @@ export function FlagReleasePlan(props: {
             size="xs"
             variant="outline"
             color="red.9"
-            onClick={() => act.mutate(() => del(`${base}/release-plans/${plan.id}`))}
+            onClick={() =>
+              write(() => del(`${base}/release-plans/${plan.id}`), {
+                action: 'deleteReleasePlan',
+                payload: { planId: plan.id },
+              })
+            }
           >
             Remove release plan in {env}
           </Button>
@@ -99,10 +125,11 @@ export function FlagReleasePlan(props: {
                       <Button
                         size="xs"
                         onClick={() =>
-                          act.mutate(async () => {
-                            await post(`${base}/release-plans/${plan.id}/milestones/${m.id}/start`);
-                            notifyDone(`${m.name} started in ${env}.`);
-                          })
+                          write(
+                            () => post(`${base}/release-plans/${plan.id}/milestones/${m.id}/start`),
+                            { action: 'startMilestone', payload: { planId: plan.id, milestoneId: m.id } },
+                            `${m.name} started in ${env}.`,
+                          )
                         }
                       >
                         Start {m.name}
@@ -111,16 +138,23 @@ export function FlagReleasePlan(props: {
                     {plan.milestones[i + 1] && (
                       <Progression
                         milestone={m}
-                        onSet={(minutes) =>
-                          act.mutate(() =>
-                            minutes === null
-                              ? del(`${base}/progressions/${m.id}`)
-                              : put(`${base}/progressions/${m.id}`, {
-                                  targetMilestone: plan.milestones[i + 1]?.id,
-                                  transitionCondition: { intervalMinutes: minutes },
-                                }),
-                          )
-                        }
+                        onSet={(minutes) => {
+                          const next = {
+                            targetMilestone: plan.milestones[i + 1]?.id,
+                            transitionCondition: { intervalMinutes: minutes },
+                          };
+                          if (minutes === null) {
+                            write(() => del(`${base}/progressions/${m.id}`), {
+                              action: 'deleteMilestoneProgression',
+                              payload: { sourceMilestone: m.id },
+                            });
+                          } else {
+                            write(() => put(`${base}/progressions/${m.id}`, next), {
+                              action: 'changeMilestoneProgression',
+                              payload: { sourceMilestone: m.id, ...next },
+                            });
+                          }
+                        }}
                       />
                     )}
                   </Group>
@@ -134,7 +168,12 @@ export function FlagReleasePlan(props: {
         <Button
           size="xs"
           variant="light"
-          onClick={() => act.mutate(() => post(`${base}/progressions/${plan.id}/resume`))}
+          onClick={() =>
+            write(() => post(`${base}/progressions/${plan.id}/resume`), {
+              action: 'resumeMilestoneProgression',
+              payload: { planId: plan.id },
+            })
+          }
         >
           Resume progression in {env}
         </Button>
