@@ -5,6 +5,9 @@
  * Reports the intake rate reached, the polls' throughput beside the same polls measured on a quiet
  * service in the same run, and whether the actions job kept up (signals left unprocessed 3 s after
  * the load). Targets: ≥ 500 signals/s taken while the polls keep ≥ 90 % of their quiet throughput.
+ * Baseline in the same run: the polls beside the same rate of the cheapest request the service
+ * answers (`GET /health`), which is what any 500 requests a second cost the polls on this machine
+ * (the generators, the service and PostgreSQL share its cores); the intake's own cost is the rest.
  *   npx tsx bench/signals.ts                  # PostgreSQL (BENCH_PG_URL), ~1 min
  */
 import { join } from 'node:path';
@@ -45,8 +48,11 @@ async function api(base: string, method: string, path: string, body?: unknown) {
   return text ? JSON.parse(text) : undefined;
 }
 
-/** POSTs signals at `rate` a second for `durationS`; every hundredth says `critical`. */
-function intake(url: string, token: string, rate: number, durationS: number) {
+/**
+ * POSTs signals at `rate` a second for `durationS`; every hundredth says `critical`. Without a
+ * token, GETs `url` at that rate instead (the baseline).
+ */
+function intake(url: string, token: string | undefined, rate: number, durationS: number) {
   let n = 0;
   return new Promise<{
     sent: number;
@@ -59,20 +65,22 @@ function intake(url: string, token: string, rate: number, durationS: number) {
     autocannon(
       {
         url,
-        method: 'POST',
         connections: 16,
         overallRate: rate,
         duration: durationS,
-        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-        requests: [
-          {
-            setupRequest: (req) => {
-              n += 1;
-              const severity = n % 100 === 0 ? 'critical' : 'warning';
-              return { ...req, body: JSON.stringify({ alert: { severity, service: 'checkout', n } }) };
+        ...(token !== undefined && {
+          method: 'POST',
+          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+          requests: [
+            {
+              setupRequest: (req) => {
+                n += 1;
+                const severity = n % 100 === 0 ? 'critical' : 'warning';
+                return { ...req, body: JSON.stringify({ alert: { severity, service: 'checkout', n } }) };
+              },
             },
-          },
-        ],
+          ],
+        }),
       },
       (error, result) => {
         if (error) return reject(error);
@@ -151,6 +159,13 @@ async function main() {
       );
     const quiet = await polls(DURATION);
     log(`quiet polls: ${Math.round(quiet.rps)} req/s, p50 ${quiet.p50.toFixed(2)} ms`);
+    const [floor] = await Promise.all([
+      polls(DURATION),
+      intake(`${base}/health`, undefined, RATE, DURATION + 1),
+    ]);
+    log(
+      `beside ${RATE} GET /health a second: polls ${Math.round(floor.rps)} req/s (${((100 * floor.rps) / quiet.rps).toFixed(1)} % of quiet)`,
+    );
     const [busy, taken] = await Promise.all([
       polls(DURATION),
       intake(`${base}/api/signal-endpoint/bench-alerts`, token.token, RATE, DURATION + 1),
@@ -170,6 +185,7 @@ async function main() {
     await stopChild(service);
 
     const share = busy.rps / quiet.rps;
+    const floorShare = floor.rps / quiet.rps;
     const lines = [
       `### Signal intake beside SDK polls, PostgreSQL (${new Date().toISOString().slice(0, 10)})`,
       `${machineFacts()}. \`npx tsx bench/signals.ts\`: ${FLAGS} flags; an external system posts ${RATE} signals/s `,
@@ -177,11 +193,14 @@ async function main() {
       `matches and turns a flag off, then on); ${POLLERS} SDK connection(s) poll \`/api/client/features\` meanwhile, `,
       `and alone before (same run, ${DURATION} s each after 1 s warm-up). Targets: ≥ 500 signals/s taken `,
       `(${Math.round(reached)}: ${reached >= 500 ? 'met' : 'NOT met'}); polls keep ≥ 90 % of quiet throughput `,
-      `(${(100 * share).toFixed(1)} %: ${share >= 0.9 ? 'met' : 'NOT met'}).`,
+      `(${(100 * share).toFixed(1)} %: ${share >= 0.9 ? 'met' : 'NOT met'}). Baseline: beside the same rate of `,
+      `\`GET /health\` (the cheapest request), the polls keep ${(100 * floorShare).toFixed(1)} %; relative to that, `,
+      `under intake ${((100 * busy.rps) / floor.rps).toFixed(1)} %.`,
       '',
       '| figure | value |',
       '| --- | --- |',
       `| polls alone | ${Math.round(quiet.rps)} req/s, p50 ${quiet.p50.toFixed(2)} ms, p99 ${quiet.p99.toFixed(2)} ms |`,
+      `| polls beside ${RATE} GET /health/s | ${Math.round(floor.rps)} req/s, p50 ${floor.p50.toFixed(2)} ms, p99 ${floor.p99.toFixed(2)} ms |`,
       `| polls under intake | ${Math.round(busy.rps)} req/s, p50 ${busy.p50.toFixed(2)} ms, p99 ${busy.p99.toFixed(2)} ms |`,
       `| signals accepted | ${taken.accepted} in ${taken.seconds.toFixed(1)} s (${taken.non2xx} non-2xx, ${taken.errors} errors), p99 ${taken.p99} ms |`,
       `| unprocessed at the end / 3 s later | ${leftAtEnd} / ${leftAfter} |`,

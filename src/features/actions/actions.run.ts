@@ -8,7 +8,7 @@ import type { Applier } from '../changes/index.js';
 import { pruneSignals, type Signal, takeUnprocessedSignals } from '../signals/index.js';
 import { principalOfUser } from '../users/index.js';
 import { compileFilters } from './actions.filters.js';
-import { ACTION_KINDS } from './actions.kinds.js';
+import { ACTION_KINDS, type ActionParams } from './actions.kinds.js';
 import type { ActionEvent, ActionSet } from './actions.schemas.js';
 import { enabledActionSetsOf, insertRun, pruneRuns, runsSince } from './actions.store.js';
 
@@ -147,7 +147,7 @@ async function runAction(
   const kind = Object.hasOwn(ACTION_KINDS, action.action) ? ACTION_KINDS[action.action] : undefined;
   if (!kind) throw new AppError('ValidationError', `Unknown action "${action.action}".`);
   // Checked as strings when the set was saved (actions.service.ts).
-  const params = action.executionParams as { project: string; environment: string; featureName: string };
+  const params = action.executionParams as unknown as ActionParams;
   const { project, environment } = params;
   const missing = kind.permissions.find((p) => !allows(by, p, project, environment));
   if (missing) {
@@ -156,7 +156,9 @@ async function runAction(
       `${by.name} lacks the "${missing}" permission in the "${environment}" environment of project "${project}".`,
     );
   }
-  await underSavepoint(tx, () => ctx.changes.applyIn(tx, kind.changes(params), { deps: ctx.deps, by }));
+  await underSavepoint(tx, async () =>
+    ctx.changes.applyIn(tx, await kind.changes(tx, params), { deps: ctx.deps, by }),
+  );
 }
 
 /** Runs the actions job every `intervalMs` until the returned function is called. */

@@ -7,7 +7,7 @@ import { appendEvent } from '../events/index.js';
 import { findSignalEndpoint } from '../signals/index.js';
 import { findUsers } from '../users/index.js';
 import { filterProblems } from './actions.filters.js';
-import { ACTION_KINDS, ACTION_PARAMETERS } from './actions.kinds.js';
+import { ACTION_KINDS } from './actions.kinds.js';
 import type { ActionSet, ActionSetInput } from './actions.schemas.js';
 import {
   deleteActionSet,
@@ -16,6 +16,7 @@ import {
   listActionSets,
   listRuns,
   projectChoices,
+  projectTags,
   replaceActionSet,
   setActionSetEnabled,
 } from './actions.store.js';
@@ -77,13 +78,14 @@ async function check(db: Db, project: string, input: ActionSetInput) {
   }
   input.actions.forEach((a, i) => {
     const at = `/body/actions/${i}`;
-    if (!Object.hasOwn(ACTION_KINDS, a.action)) {
+    const kind = Object.hasOwn(ACTION_KINDS, a.action) ? ACTION_KINDS[a.action] : undefined;
+    if (!kind) {
       problems.push({
         path: `${at}/action`,
         message: `Unknown action "${a.action}": one of ${Object.keys(ACTION_KINDS).join(', ')}.`,
       });
     }
-    for (const name of ACTION_PARAMETERS) {
+    for (const name of ['project', ...(kind?.parameters ?? [])]) {
       const value = a.executionParams[name];
       if (typeof value !== 'string' || value === '') {
         problems.push({
@@ -189,6 +191,17 @@ export async function getRuns(deps: Deps, project: string, id: number, limit: nu
 /** What an action set of this project can do, with the choices of each parameter (Unleash's config). */
 export async function getActionConfig(deps: Deps, project: string) {
   const { environments, flags } = await requireProject(deps.database.db, project);
+  const tags = await projectTags(deps.database.db, project);
+  const parameter = {
+    environment: {
+      name: 'environment',
+      label: 'Environment',
+      type: 'select' as const,
+      options: environments,
+    },
+    featureName: { name: 'featureName', label: 'Flag', type: 'select' as const, options: flags },
+    tag: { name: 'tag', label: 'Tag', type: 'select' as const, options: tags },
+  };
   return Object.fromEntries(
     Object.entries(ACTION_KINDS).map(([name, kind]) => [
       name,
@@ -199,8 +212,7 @@ export async function getActionConfig(deps: Deps, project: string) {
         permissions: kind.permissions,
         parameters: [
           { name: 'project', label: 'Project', type: 'hidden' as const },
-          { name: 'environment', label: 'Environment', type: 'select' as const, options: environments },
-          { name: 'featureName', label: 'Flag', type: 'select' as const, options: flags },
+          ...kind.parameters.map((p) => parameter[p]),
         ],
       },
     ]),

@@ -235,3 +235,38 @@ export async function projectChoices(db: Db, project: string) {
   ]);
   return { environments: environments.map((e) => e.environment_name), flags: flags.map((f) => f.name) };
 }
+
+/**
+ * The active flags of the project that carry the tag (`type:value`, split at the first colon), by
+ * name: none for a tag that is not of that form.
+ */
+export async function flagsTagged(db: Db, project: string, tag: string): Promise<string[]> {
+  const at = tag.indexOf(':');
+  if (at <= 0) return [];
+  const rows = await db
+    .selectFrom('feature_tag as t')
+    .innerJoin('features as f', 'f.name', 't.feature_name')
+    .select('f.name')
+    .where('f.project', '=', project)
+    .where('f.archived_at', 'is', null)
+    .where('t.tag_type', '=', tag.slice(0, at))
+    .where('t.tag_value', '=', tag.slice(at + 1))
+    .orderBy('f.name')
+    .execute();
+  return rows.map((r) => r.name);
+}
+
+/** The tags on the project's active flags, as `type:value`, sorted. */
+export async function projectTags(db: Db, project: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom('feature_tag as t')
+    .innerJoin('features as f', 'f.name', 't.feature_name')
+    .select(['t.tag_type', 't.tag_value'])
+    .distinct()
+    .where('f.project', '=', project)
+    .where('f.archived_at', 'is', null)
+    .orderBy('t.tag_type')
+    .orderBy('t.tag_value')
+    .execute();
+  return rows.map((r) => `${r.tag_type}:${r.tag_value}`);
+}

@@ -247,7 +247,12 @@ describe('action sets', () => {
 
     // The config lists what it can do with the project's choices.
     const config = (await t.send('GET', `/api/admin/projects/${project}/actions/config`)).json();
-    expect(Object.keys(config)).toEqual(['TOGGLE_FEATURE_ON', 'TOGGLE_FEATURE_OFF']);
+    expect(Object.keys(config)).toEqual([
+      'TOGGLE_FEATURE_ON',
+      'TOGGLE_FEATURE_OFF',
+      'TOGGLE_FEATURES_ON_BY_TAG',
+      'TOGGLE_FEATURES_OFF_BY_TAG',
+    ]);
     expect(config.TOGGLE_FEATURE_ON.parameters).toContainEqual(
       expect.objectContaining({ name: 'featureName', options: [flag] }),
     );
@@ -257,6 +262,76 @@ describe('action sets', () => {
     expect((await t.send('DELETE', `/api/admin/projects/${project}/actions/${set.id}`)).statusCode).toBe(200);
     expect((await t.send('DELETE', `/api/admin/signal-endpoints/${e.id}`)).statusCode).toBe(200);
     expect(await api(t).count('signals', 'source_id = $1', [e.id])).toBe(0);
+  });
+
+  it('turns off every flag of the project that carries a tag, as the flags are when it runs', async () => {
+    const { project, flag } = await projectWithFlag();
+    const other = uniqueName('untagged');
+    expect(
+      (await t.send('POST', `/api/admin/projects/${project}/features`, { name: other })).statusCode,
+    ).toBe(200);
+    const second = uniqueName('tagged');
+    expect(
+      (await t.send('POST', `/api/admin/projects/${project}/features`, { name: second })).statusCode,
+    ).toBe(200);
+    for (const name of [other, second]) {
+      const on = await t.send(
+        'POST',
+        `/api/admin/projects/${project}/features/${name}/environments/production/on`,
+      );
+      expect(on.statusCode).toBe(200);
+    }
+    const tag = (name: string) =>
+      t.send('POST', `/api/admin/features/${name}/tags`, { type: 'simple', value: 'checkout' });
+    expect((await tag(flag)).statusCode).toBe(201);
+    const e = await endpoint();
+    const bot = await serviceAccount();
+    const body = actionSet(project, bot.id, e.id, flag, {
+      actions: [
+        {
+          action: 'TOGGLE_FEATURES_OFF_BY_TAG',
+          sortOrder: 1,
+          executionParams: { project, environment: 'production', tag: 'simple:checkout' },
+        },
+      ],
+    });
+    const created = await t.send('POST', `/api/admin/projects/${project}/actions`, body);
+    expect(created.statusCode, created.body).toBe(201);
+    const config = (await t.send('GET', `/api/admin/projects/${project}/actions/config`)).json();
+    expect(config.TOGGLE_FEATURES_OFF_BY_TAG.parameters.map((p: { name: string }) => p.name)).toEqual([
+      'project',
+      'environment',
+      'tag',
+    ]);
+    expect(config.TOGGLE_FEATURES_OFF_BY_TAG.parameters[2].options).toEqual(['simple:checkout']);
+
+    // Tagged after the set was saved: the tag names the flags that carry it when the set runs.
+    expect((await tag(second)).statusCode).toBe(201);
+    await round();
+    expect((await post(e.name, e.token.token, { alert: { severity: 'critical' } })).statusCode).toBe(202);
+    expect(await round()).toBe(1);
+    expect(await enabledIn(project, flag)).toBe(false);
+    expect(await enabledIn(project, second)).toBe(false);
+    expect(await enabledIn(project, other)).toBe(true);
+    const [run] = await runsOf(project, created.json().id);
+    expect(run.actionSet.actions).toMatchObject([{ action: 'TOGGLE_FEATURES_OFF_BY_TAG', state: 'success' }]);
+
+    // A by-tag action needs its tag; a by-flag one its flag.
+    const missing = await t.send(
+      'POST',
+      `/api/admin/projects/${project}/actions`,
+      actionSet(project, bot.id, e.id, flag, {
+        actions: [
+          {
+            action: 'TOGGLE_FEATURES_ON_BY_TAG',
+            sortOrder: 1,
+            executionParams: { project, environment: 'production' },
+          },
+        ],
+      }),
+    );
+    expect(missing.statusCode).toBe(400);
+    expect(JSON.stringify(missing.json().details)).toContain('/body/actions/0/executionParams/tag');
   });
 
   it('records a failing action with its reason while the others still run', async () => {

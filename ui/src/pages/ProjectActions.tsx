@@ -114,7 +114,7 @@ function ProjectActionsSection({ projectId }: { projectId: string }) {
                       {s.actions
                         .map(
                           (a) =>
-                            `${a.action} ${a.executionParams.featureName} in ${a.executionParams.environment}`,
+                            `${a.action} ${a.executionParams.featureName ?? `tag ${a.executionParams.tag}`} in ${a.executionParams.environment}`,
                         )
                         .join('; ')}
                     </Table.Td>
@@ -174,6 +174,8 @@ function NewActionSet({ projectId, onCreated }: { projectId: string; onCreated: 
   const [kind, setKind] = useState<string | null>('TOGGLE_FEATURE_OFF');
   const [environment, setEnvironment] = useState<string | null>(null);
   const [flag, setFlag] = useState<string | null>(null);
+  const [tag, setTag] = useState<string | null>(null);
+  const needs = (p: string) => Boolean(config.data?.[kind ?? '']?.parameters.some((x) => x.name === p));
   const create = useMutation({
     mutationFn: () => {
       const filter = MULTI.includes(operator)
@@ -197,7 +199,12 @@ function NewActionSet({ projectId, onCreated }: { projectId: string; onCreated: 
           {
             action: kind,
             sortOrder: 1,
-            executionParams: { project: projectId, environment, featureName: flag },
+            executionParams: {
+              project: projectId,
+              environment,
+              ...(needs('featureName') && { featureName: flag }),
+              ...(needs('tag') && { tag }),
+            },
           },
         ],
       });
@@ -265,9 +272,22 @@ function NewActionSet({ projectId, onCreated }: { projectId: string; onCreated: 
           value={environment}
           onChange={setEnvironment}
         />
-        <Select label="Flag" data={parameter('featureName')} value={flag} onChange={setFlag} searchable />
+        {needs('featureName') && (
+          <Select label="Flag" data={parameter('featureName')} value={flag} onChange={setFlag} searchable />
+        )}
+        {needs('tag') && (
+          <Select label="Tag" data={parameter('tag')} value={tag} onChange={setTag} searchable />
+        )}
         <Button
-          disabled={!name.trim() || !source || !actor || !kind || !environment || !flag}
+          disabled={
+            !name.trim() ||
+            !source ||
+            !actor ||
+            !kind ||
+            !environment ||
+            (needs('featureName') && !flag) ||
+            (needs('tag') && !tag)
+          }
           loading={create.isPending}
           onClick={() => create.mutate()}
         >
@@ -311,7 +331,8 @@ function Runs({ path }: { path: string }) {
             <Table.Td>
               {r.actionSet.actions.map((a) => (
                 <Text key={a.id} size="sm">
-                  {a.action} {String(a.executionParams.featureName)}: {a.state}
+                  {a.action} {String(a.executionParams.featureName ?? `tag ${a.executionParams.tag}`)}:{' '}
+                  {a.state}
                   {a.details ? ` (${a.details})` : ''}
                 </Text>
               ))}
