@@ -39,7 +39,8 @@ async function call(base: string, method: string, path: string, body?: unknown, 
 const rollout = (percent: number) => ({
   name: 'flexibleRollout',
   sortOrder: 0,
-  parameters: { rollout: String(percent), stickiness: 'default', groupId: '' },
+  // The group id tells the plan's strategy from the dataset's own rollouts on the flag.
+  parameters: { rollout: String(percent), stickiness: 'default', groupId: 'bench-plan' },
 });
 
 async function main() {
@@ -79,10 +80,9 @@ async function main() {
         headers: { authorization: client.secret },
       });
       const body = (await res.json()) as {
-        strategies: { name: string; parameters?: { rollout?: string } }[];
+        strategies: { name: string; parameters?: { rollout?: string; groupId?: string } }[];
       };
-      return body.strategies.find((s) => s.name === 'flexibleRollout' && s.parameters?.rollout)?.parameters
-        ?.rollout;
+      return body.strategies.find((s) => s.parameters?.groupId === 'bench-plan')?.parameters?.rollout;
     };
     const startMs: number[] = [];
     const visibleMs: number[] = [];

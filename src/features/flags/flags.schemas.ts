@@ -1,6 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { Nullable } from '../../platform/http/schemas.js';
-import { FlagVariantSchema, StrategySchema, TagSchema } from '../shapes/index.js';
+import { FlagVariantSchema, PlanSchema, StrategySchema, TagSchema } from '../shapes/index.js';
 import { FlagLinkSchema } from './links.schemas.js';
 
 /**
@@ -91,6 +91,11 @@ export const FlagEnvironmentSchema = Type.Object({
   ),
   hasStrategies: Type.Boolean({ description: 'Any strategy defined.' }),
   hasEnabledStrategies: Type.Boolean({ description: 'Any enabled strategy defined.' }),
+  releasePlans: Type.Optional(
+    Type.Array(PlanSchema, {
+      description: 'The release plans of the flag in this environment; absent when it has none.',
+    }),
+  ),
 });
 
 export const FlagSchema = Type.Object(

@@ -11,6 +11,7 @@ import { gateDirectWrite } from '../change-requests/index.js';
 import { appendEvent, appendEvents } from '../events/index.js';
 import { type FlagRow, findFlagArchivedState, lockFlag } from '../flag-rows/index.js';
 import { maintenanceError, refuseInMaintenance } from '../maintenance/index.js';
+import { plansOfFlag } from '../release-plans/index.js';
 import { tagNewFlag } from '../tags/index.js';
 import { disableAllEnvironments, hasChildren } from './archive.store.js';
 import { loadFlagViewWithCollaborators } from './collaborators.store.js';
@@ -33,7 +34,7 @@ import {
   updateFlagRecorded,
   updateFlagRecordedWithView,
 } from './flags.store.js';
-import { newFlag, toCollaborators, toFlag } from './flags.view.js';
+import { newFlag, toCollaborators, toFlag, withPlans } from './flags.view.js';
 
 /** What `feature-metadata-updated` compares: the properties a metadata edit can change. */
 const metadata = (f: FlagRow) => ({
@@ -275,8 +276,13 @@ export async function getFlag(
 ): Promise<Flag> {
   const [flag, favorites] = await Promise.all([
     reads.read(`flag\u0000${name}`, async () => {
-      const row = await loadFlagViewWithCollaborators(deps.database.db, name);
-      return row ? { ...toFlag(row, false), collaborators: toCollaborators(row.collaborators) } : null;
+      const [row, plans] = await Promise.all([
+        loadFlagViewWithCollaborators(deps.database.db, name),
+        plansOfFlag(deps.database.db, name),
+      ]);
+      return row
+        ? { ...withPlans(toFlag(row, false), plans), collaborators: toCollaborators(row.collaborators) }
+        : null;
     }),
     favoriteFlags(deps, reads, by),
   ]);

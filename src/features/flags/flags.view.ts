@@ -1,4 +1,5 @@
 import type { FlagRow } from '../flag-rows/index.js';
+import type { Plan } from '../shapes/index.js';
 import { avatarUrl } from '../users/index.js';
 import type { CollaboratorRow } from './collaborators.store.js';
 import type { Flag } from './flags.schemas.js';
@@ -124,5 +125,17 @@ export function toCollaborators(rows: CollaboratorRow[]): NonNullable<Flag['coll
       name: u.name ?? u.username ?? u.email ?? 'unknown',
       imageUrl: avatarUrl(u.email ?? u.username ?? String(u.id)),
     })),
+  };
+}
+
+/** The flag with each environment's release plans (Unleash's `environments[].releasePlans`), where it has any. */
+export function withPlans(flag: Flag, plans: Plan[]): Flag {
+  if (plans.length === 0) return flag;
+  return {
+    ...flag,
+    environments: flag.environments.map((env) => {
+      const here = plans.filter((p) => p.environment === env.name);
+      return here.length > 0 ? { ...env, releasePlans: here } : env;
+    }),
   };
 }

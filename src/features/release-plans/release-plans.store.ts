@@ -211,6 +211,23 @@ export async function plansOf(db: Db, w: PlanWhere): Promise<Plan[]> {
   return rows.map((r) => toPlan(r, milestones.get(r.id) ?? [], safeguards.get(r.id)));
 }
 
+/** The plans of every environment of the flag (its own read: the flag is found by name). */
+export async function plansOfFlag(db: Db, feature: string): Promise<Plan[]> {
+  const rows = await db
+    .selectFrom('release_plans')
+    .selectAll()
+    .where('feature_name', '=', feature)
+    .orderBy('id')
+    .execute();
+  if (rows.length === 0) return [];
+  const ids = rows.map((r) => r.id);
+  const [milestones, safeguards] = await Promise.all([
+    milestonesOf(db, 'plan_id', ids),
+    safeguardsOf(db, ids),
+  ]);
+  return rows.map((r) => toPlan(r, milestones.get(r.id) ?? [], safeguards.get(r.id)));
+}
+
 export async function findPlan(db: Db, w: PlanWhere, id: string, lock = false) {
   let query = plansIn(db, w).where('id', '=', id);
   if (lock) query = query.forUpdate();

@@ -193,6 +193,13 @@ describe('release plans', () => {
     expect(await strategiesOf(f.env)).toEqual(['internal', 'own']);
     expect((await start(half)).statusCode).toBe(200);
     expect(await strategiesOf(f.env)).toEqual(['own', 'rollout 50']);
+    // The flag's own answer carries the plan on its environment, as Unleash's does.
+    const shown = (await t.send('GET', `/api/admin/projects/${f.project}/features/${f.name}`)).json();
+    const envs = new Map(shown.environments.map((e: { name: string }) => [e.name, e]));
+    expect(envs.get('production')).toMatchObject({
+      releasePlans: [{ id: p.id, activeMilestoneId: half.id }],
+    });
+    expect(envs.get('development')).not.toHaveProperty('releasePlans');
     const started = await api(t).lastEvent('release-plan-milestone-started');
     expect(started).toMatchObject({
       feature_name: f.name,
