@@ -65,10 +65,13 @@ describe('change requests in the web UI (headless Chromium)', () => {
     expect((await getJson(t, production)).enabled).toBe(false);
 
     await page.getByRole('link', { name: 'Review changes (1) in production' }).click();
-    await page
-      .getByRole('region', { name: `Changes of ${flag}` })
-      .getByText('updateEnabled')
-      .waitFor();
+    const changes = page.getByRole('region', { name: `Changes of ${flag}` });
+    await changes.getByText('updateEnabled').waitFor();
+    // Shown as a diff against the flag as it is now: off in production, on once applied.
+    const diff = changes.getByLabel(/^Diff of change /);
+    await diff.locator('ins').waitFor();
+    expect(await diff.locator('del').allTextContents()).toEqual(['-   "enabled": false']);
+    expect(await diff.locator('ins').allTextContents()).toEqual(['+   "enabled": true']);
     await check(page, 'change-request-draft');
     // Its author asks the Owner to review it.
     await page.getByLabel('Reviewers asked').first().click();

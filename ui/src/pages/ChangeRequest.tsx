@@ -17,11 +17,13 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { del, enc, get, notifyDone, post, put } from '../api';
+import { ChangeDiff, sidesOf } from '../changeDiff';
 import { type ChangeRequest, type ChangeView, crKeys } from '../changeRequests';
 import { ErrorState, Loading, ON_COLOR } from '../components';
 import { MutationError } from '../dialogs';
-import { keys } from '../queries';
+import { keys, useFlag } from '../queries';
 import { useCan, useMe } from '../session';
+import type { Flag } from '../types';
 
 const STATE_COLOR: Record<ChangeRequest['state'], string> = {
   Draft: 'gray.8',
@@ -37,24 +39,44 @@ export function StateBadge({ state }: { state: ChangeRequest['state'] }) {
   return <Badge color={STATE_COLOR[state]}>{state}</Badge>;
 }
 
-/** A change: what it does, what it was made against, and why it cannot apply now, if so. */
-function Change({ change, onDiscard }: { change: ChangeView; onDiscard?: (() => void) | undefined }) {
+/**
+ * A change: what it does, as a diff of the configuration it touches where it has one (else its
+ * payload and what it was made against), and why it cannot apply now, if so.
+ */
+function Change({
+  change,
+  environment,
+  flag,
+  onDiscard,
+}: {
+  change: ChangeView;
+  environment: string;
+  flag?: Flag | undefined;
+  onDiscard?: (() => void) | undefined;
+}) {
   const { snapshot, ...proposed } = (change.payload ?? {}) as { snapshot?: unknown };
+  const sides = sidesOf(change, environment, flag);
   return (
     <Card withBorder padding="sm" aria-label={`Change ${change.id}`}>
       <Group justify="space-between" align="start">
         <Stack gap={4} style={{ flex: 1 }}>
           <Text fw={600}>{change.action}</Text>
-          {Object.keys(proposed).length > 0 && (
-            <Code block aria-label="Proposed">
-              {JSON.stringify(proposed, null, 2)}
-            </Code>
-          )}
-          {snapshot !== undefined && (
-            <details>
-              <summary>Made against</summary>
-              <Code block>{JSON.stringify(snapshot, null, 2)}</Code>
-            </details>
+          {sides ? (
+            <ChangeDiff sides={sides} label={`Diff of change ${change.id}`} />
+          ) : (
+            <>
+              {Object.keys(proposed).length > 0 && (
+                <Code block aria-label="Proposed">
+                  {JSON.stringify(proposed, null, 2)}
+                </Code>
+              )}
+              {snapshot !== undefined && (
+                <details>
+                  <summary>Made against</summary>
+                  <Code block>{JSON.stringify(snapshot, null, 2)}</Code>
+                </details>
+              )}
+            </>
           )}
           {change.conflict && (
             <Alert color="red" title="Conflict" role="alert">
@@ -68,6 +90,38 @@ function Change({ change, onDiscard }: { change: ChangeView; onDiscard?: (() => 
           </Button>
         )}
       </Group>
+    </Card>
+  );
+}
+
+/** The changes of one flag, compared with the flag as it is now. */
+function FlagChanges(props: {
+  projectId: string;
+  environment: string;
+  name: string;
+  changes: ChangeView[];
+  onDiscard?: ((id: number) => void) | undefined;
+}) {
+  const flag = useFlag(props.projectId, props.name);
+  const discard = props.onDiscard;
+  return (
+    <Card withBorder component="section" aria-label={`Changes of ${props.name}`}>
+      <Title order={2} size="h4" mb="xs">
+        <Anchor component={Link} to={`/projects/${enc(props.projectId)}/flags/${enc(props.name)}`}>
+          {props.name}
+        </Anchor>
+      </Title>
+      <Stack gap="xs">
+        {props.changes.map((c) => (
+          <Change
+            key={c.id}
+            change={c}
+            environment={props.environment}
+            flag={flag.data}
+            onDiscard={discard ? () => discard(c.id) : undefined}
+          />
+        ))}
+      </Stack>
     </Card>
   );
 }
@@ -195,18 +249,14 @@ export default function ChangeRequestPage() {
         </Alert>
       )}
       {r.features.map((f) => (
-        <Card withBorder key={f.name} component="section" aria-label={`Changes of ${f.name}`}>
-          <Title order={2} size="h4" mb="xs">
-            <Anchor component={Link} to={`/projects/${enc(projectId)}/flags/${enc(f.name)}`}>
-              {f.name}
-            </Anchor>
-          </Title>
-          <Stack gap="xs">
-            {f.changes.map((c) => (
-              <Change key={c.id} change={c} onDiscard={editable ? () => discard.mutate(c.id) : undefined} />
-            ))}
-          </Stack>
-        </Card>
+        <FlagChanges
+          key={f.name}
+          projectId={projectId}
+          environment={r.environment}
+          name={f.name}
+          changes={f.changes}
+          onDiscard={editable ? (id) => discard.mutate(id) : undefined}
+        />
       ))}
       {r.segments.length > 0 && (
         <Card withBorder component="section" aria-label="Segment changes">
@@ -214,7 +264,12 @@ export default function ChangeRequestPage() {
             Segments
           </Title>
           {r.segments.map((c) => (
-            <Change key={c.id} change={c} onDiscard={editable ? () => discard.mutate(c.id) : undefined} />
+            <Change
+              key={c.id}
+              change={c}
+              environment={r.environment}
+              onDiscard={editable ? () => discard.mutate(c.id) : undefined}
+            />
           ))}
         </Card>
       )}
