@@ -153,8 +153,28 @@ const EnvSchema = Type.Object({
 
 export type Config = Static<typeof EnvSchema>;
 
+/**
+ * Unleash Edge's names for the settings edge mode shares with it (issue 50: an operator swaps the
+ * Edge container for this one and keeps its environment). The service's own name wins when both
+ * are set.
+ */
+export const EDGE_NAMES: Readonly<Record<string, keyof Config>> = {
+  TOKENS: 'UPSTREAM_TOKENS',
+  FEATURES_REFRESH_INTERVAL_SECONDS: 'EDGE_REFRESH_SECONDS',
+  METRICS_INTERVAL_SECONDS: 'EDGE_METRICS_SECONDS',
+  INTERFACE: 'HOST',
+  CORS_ORIGIN: 'FRONTEND_CORS_ORIGINS',
+};
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const raw = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const given = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const raw = { ...given };
+  if (given.UPSTREAM_URL !== undefined) {
+    for (const [edgeName, own] of Object.entries(EDGE_NAMES)) {
+      const value = given[edgeName];
+      if (value !== undefined && given[own] === undefined) raw[own] = value;
+    }
+  }
   const withDefaults = Value.Default(EnvSchema, Value.Convert(EnvSchema, raw));
   const errors = [...Value.Errors(EnvSchema, withDefaults)];
   if (errors.length > 0) {

@@ -80,6 +80,68 @@ function registerEdgeHealth(app: FastifyInstance, configuration: UpstreamConfigu
 }
 
 /**
+ * Unleash Edge's probes, for the Kubernetes manifests and scripts written for it:
+ * `/internal-backstage/health` is `{status: "OK"}` while the process runs; `/internal-backstage/ready`
+ * is `{status: "READY"}` once the replica holds a configuration, else 503 with Edge's
+ * `{error, status: "NOTREADY"}` beside this service's error fields.
+ */
+function registerEdgeBackstage(app: FastifyInstance, configuration: UpstreamConfiguration) {
+  const Status = (status: string, description: string) =>
+    Type.Object(
+      { status: Type.Literal(status, { description }) },
+      { description: 'Unleash Edge’s probe answer.' },
+    );
+  app.get(
+    '/internal-backstage/health',
+    {
+      config: { permission: 'PUBLIC' },
+      schema: {
+        tags: ['Operational'],
+        operationId: 'getEdgeBackstageHealth',
+        summary: 'Is the replica alive? (Unleash Edge’s probe)',
+        description: 'Always `{"status": "OK"}` while the process runs.',
+        response: { 200: Status('OK', 'Alive.') },
+      },
+    },
+    async () => ({ status: 'OK' as const }),
+  );
+  app.get(
+    '/internal-backstage/ready',
+    {
+      config: { permission: 'PUBLIC' },
+      schema: {
+        tags: ['Operational'],
+        operationId: 'getEdgeBackstageReady',
+        summary: 'Does the replica serve SDKs? (Unleash Edge’s probe)',
+        description:
+          '`{"status": "READY"}` once it holds a configuration (also while the upstream is away); 503 with `status: "NOTREADY"` before.',
+        response: {
+          200: Status('READY', 'Serving.'),
+          503: Type.Object(
+            {
+              id: Type.String({ description: 'Error id.' }),
+              name: Type.String({ description: 'Error name.' }),
+              message: Type.String({ description: 'What is wrong.' }),
+              error: Type.String({ description: 'Unleash Edge’s message.' }),
+              status: Type.Literal('NOTREADY', { description: 'Not serving yet.' }),
+            },
+            { description: 'No configuration yet.' },
+          ),
+        },
+      },
+    },
+    async (_request, reply) => {
+      if (configuration.ready) return { status: 'READY' as const };
+      const message = 'This edge replica has no configuration from its upstream yet.';
+      const body = errorBody('ServiceUnavailableError', message);
+      return reply
+        .code(503)
+        .send({ ...body, error: 'Edge is not ready to serve requests', status: 'NOTREADY' as const });
+    },
+  );
+}
+
+/**
  * The HTTP app of an edge replica: the service's SDK routes (client API, delta and streaming,
  * frontend API, OFREP) on ports backed by the upstream instead of a database.
  */
@@ -92,6 +154,7 @@ export async function buildEdgeApp({ config, configuration, tokens, reporting }:
     projectOfFlag: async () => undefined,
   });
   registerEdgeHealth(app, configuration);
+  registerEdgeBackstage(app, configuration);
   const origins = parseOrigins(config.FRONTEND_CORS_ORIGINS);
   const ports: SdkPorts = {
     config,

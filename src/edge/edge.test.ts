@@ -4,7 +4,7 @@ import { InMemoryStorageProvider, UnleashClient } from 'unleash-proxy-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_TOKEN, startTestApp, type TestApp, uniqueName } from '../../test/harness.js';
 import { freePort, killAll, startService } from '../../test/process.js';
-import { testConfig } from '../config.js';
+import { loadConfig, testConfig } from '../config.js';
 import { type EdgeApp, openEdge } from './edge.main.js';
 
 /**
@@ -315,6 +315,7 @@ describe('following the upstream', () => {
     const health = await (await fetch(`${edgeUrl}/health`)).json();
     expect(health).toMatchObject({ health: 'GOOD', ready: true, upstream: 'unreachable' });
     expect((await fetch(`${edgeUrl}/ready`)).status).toBe(200);
+    expect(await (await fetch(`${edgeUrl}/internal-backstage/ready`)).json()).toEqual({ status: 'READY' });
     const after = await get(edgeUrl, '/api/client/features', tokens.client);
     expect(after.status).toBe(200);
     expect((await after.json()).features).toEqual(before.features);
@@ -326,13 +327,46 @@ describe('following the upstream', () => {
 });
 
 describe('the program in edge mode', () => {
+  it('takes Unleash Edge’s names for the settings it shares, its own names winning', () => {
+    const edgeEnv = {
+      UPSTREAM_URL: 'http://upstream:4242',
+      TOKENS: '*:production.abc',
+      FEATURES_REFRESH_INTERVAL_SECONDS: '30',
+      METRICS_INTERVAL_SECONDS: '120',
+      INTERFACE: '::',
+      CORS_ORIGIN: 'https://app.example.com',
+    };
+    expect(loadConfig(edgeEnv)).toMatchObject({
+      UPSTREAM_TOKENS: '*:production.abc',
+      EDGE_REFRESH_SECONDS: 30,
+      EDGE_METRICS_SECONDS: 120,
+      HOST: '::',
+      FRONTEND_CORS_ORIGINS: 'https://app.example.com',
+    });
+    expect(loadConfig({ ...edgeEnv, EDGE_REFRESH_SECONDS: '5' }).EDGE_REFRESH_SECONDS).toBe(5);
+    // Outside edge mode, Edge's names mean nothing (a TOKENS of some other program is left alone).
+    expect(loadConfig({ TOKENS: 'x', INTERFACE: '::' })).toMatchObject({ HOST: '0.0.0.0' });
+    expect(loadConfig({ TOKENS: 'x' }).UPSTREAM_TOKENS).toBeUndefined();
+    // A bad value under Edge's name is refused as the service's own would be.
+    expect(() => loadConfig({ ...edgeEnv, FEATURES_REFRESH_INTERVAL_SECONDS: 'soon' })).toThrow(
+      /EDGE_REFRESH_SECONDS/,
+    );
+  });
+
   it('listens before its upstream answers, and is not ready: SDK requests get 503', async () => {
     const nobody = await freePort();
+    // Started as an Unleash Edge container is configured (TOKENS, not UPSTREAM_TOKENS).
     const service = await startService({
       UPSTREAM_URL: `http://127.0.0.1:${nobody}`,
-      UPSTREAM_TOKENS: 'default:development.whatever',
+      TOKENS: 'default:development.whatever',
     });
     try {
+      expect(await (await fetch(`${service.url}/internal-backstage/health`)).json()).toEqual({
+        status: 'OK',
+      });
+      const backstage = await fetch(`${service.url}/internal-backstage/ready`);
+      expect(backstage.status).toBe(503);
+      expect(await backstage.json()).toMatchObject({ status: 'NOTREADY', name: 'ServiceUnavailableError' });
       expect((await fetch(`${service.url}/health`)).status).toBe(200);
       expect(await (await fetch(`${service.url}/health`)).json()).toMatchObject({
         ready: false,
