@@ -1,13 +1,15 @@
 import type { FastifyInstance } from 'fastify';
-import { Type } from 'typebox';
+import { type Static, Type } from 'typebox';
 import type { Config } from '../config.js';
 import { answerNotModifiedEarly, clientApiRoutes, type SdkPorts } from '../features/client-api/index.js';
 import { clientDeltaRoutes } from '../features/client-delta/index.js';
 import { frontendApiRoutes } from '../features/frontend-api/index.js';
 import { ofrepRoutes } from '../features/ofrep/index.js';
+import { EdgeTokenList, ValidEdgeTokens } from '../features/shapes/index.js';
 import { registerAuth } from '../platform/http/auth.js';
 import { parseOrigins } from '../platform/http/cors.js';
 import { errorBody } from '../platform/http/errors.js';
+import { errorResponses } from '../platform/http/schemas.js';
 import { createServer } from '../platform/http/server.js';
 import type { UpstreamConfiguration } from './edge.configuration.js';
 import type { UpstreamReporting } from './edge.reporting.js';
@@ -142,6 +144,32 @@ function registerEdgeBackstage(app: FastifyInstance, configuration: UpstreamConf
 }
 
 /**
+ * `POST /edge/validate` as the upstream serves it, for replicas chained behind this one: each token
+ * is checked with this replica's upstream, and only those it serves are listed.
+ */
+function registerEdgeValidate(app: FastifyInstance, tokens: EdgeTokens) {
+  app.post(
+    '/edge/validate',
+    {
+      config: { permission: 'PUBLIC' },
+      schema: {
+        tags: ['Unleash Edge'],
+        operationId: 'getValidTokens',
+        summary: 'Check which tokens are valid (for a chained replica)',
+        description:
+          'The tokens of the list that are valid upstream and that this replica serves, with their type, environment and projects.',
+        body: EdgeTokenList,
+        response: { 200: ValidEdgeTokens, ...errorResponses(400, 413, 415, 503) },
+      },
+    },
+    async (request, reply) => {
+      reply.header('Cache-Control', 'no-store'); // the answer repeats the secrets it was sent
+      return { tokens: await tokens.servable((request.body as Static<typeof EdgeTokenList>).tokens) };
+    },
+  );
+}
+
+/**
  * The HTTP app of an edge replica: the service's SDK routes (client API, delta and streaming,
  * frontend API, OFREP) on ports backed by the upstream instead of a database.
  */
@@ -155,6 +183,7 @@ export async function buildEdgeApp({ config, configuration, tokens, reporting }:
   });
   registerEdgeHealth(app, configuration);
   registerEdgeBackstage(app, configuration);
+  registerEdgeValidate(app, tokens);
   const origins = parseOrigins(config.FRONTEND_CORS_ORIGINS);
   const ports: SdkPorts = {
     config,
@@ -173,7 +202,7 @@ export async function buildEdgeApp({ config, configuration, tokens, reporting }:
     record: () => {},
   });
   await app.register(clientDeltaRoutes(ports));
-  await app.register(frontendApiRoutes(ports));
+  await app.register(frontendApiRoutes(ports, { alsoAt: ['/api/proxy'] }));
   await app.register(ofrepRoutes(ports));
   // Before the server closes: open upstream streams and timers would keep the process alive.
   app.addHook('preClose', async () => {

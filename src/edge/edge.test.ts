@@ -200,7 +200,14 @@ describe('serving', () => {
         get(upstreamUrl, `/api/frontend?${query}`, tokens.frontend),
       ]);
       expect(mine.status).toBe(200);
-      expect(await mine.json()).toEqual(await theirs.json());
+      const expected = await theirs.json();
+      expect(await mine.json()).toEqual(expected);
+      // The older proxy's path, as Unleash Edge serves it, answers the same.
+      if (i % 10 === 0) {
+        const proxied = await get(edgeUrl, `/api/proxy?${query}`, tokens.frontend);
+        expect(proxied.status).toBe(200);
+        expect(await proxied.json()).toEqual(expected);
+      }
       const context = {
         targetingKey: `u${i}`,
         userId: `u${i}`,
@@ -237,6 +244,38 @@ describe('serving', () => {
     } finally {
       mine.stop();
       theirs.stop();
+    }
+  });
+
+  it('serves a replica chained behind it: /edge/validate lists the tokens it serves, the second replica the same flags', async () => {
+    const validated = await post(edgeUrl, '/edge/validate', '', {
+      tokens: [tokens.client, tokens.production, 'default:development.not-a-token'],
+    });
+    expect(validated.status).toBe(200);
+    // Only the token this replica serves (its startup token covers development, not production).
+    expect((await validated.json()).tokens).toEqual([
+      expect.objectContaining({ token: tokens.client, type: 'client', environment: ENV }),
+    ]);
+    const chained = await openEdge(
+      testConfig({
+        UPSTREAM_URL: edgeUrl,
+        UPSTREAM_TOKENS: tokens.client,
+        EDGE_REFRESH_SECONDS: 3600,
+        EDGE_METRICS_SECONDS: 3600,
+      }),
+    );
+    try {
+      await chained.app.listen({ port: 0, host: '127.0.0.1' });
+      await chained.configured;
+      const chainedUrl = `http://127.0.0.1:${(chained.app.server.address() as AddressInfo).port}`;
+      const [first, second] = await Promise.all([
+        get(edgeUrl, '/api/client/features', tokens.client),
+        get(chainedUrl, '/api/client/features', tokens.client),
+      ]);
+      expect(second.status).toBe(200);
+      expect((await second.json()).features).toEqual((await first.json()).features);
+    } finally {
+      await chained.app.close();
     }
   });
 

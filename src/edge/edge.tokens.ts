@@ -119,6 +119,17 @@ export class EdgeTokens {
     return this.startup.some((s) => subsumes(s, token)) ? hit.principal : undefined;
   }
 
+  /**
+   * For a replica chained behind this one (`POST /edge/validate`): the tokens of the list that are
+   * valid upstream and that this replica serves (a startup token covers them), with their scope.
+   */
+  async servable(secrets: string[]): Promise<EdgeToken[]> {
+    const found = await Promise.all([...new Set(secrets)].map((secret) => this.lookup(secret)));
+    return found.filter(
+      (token): token is EdgeToken => token !== null && this.startup.some((s) => subsumes(s, token)),
+    );
+  }
+
   /** For open streams: whether the token is still valid upstream (true while it cannot tell). */
   async stillValid(secret: string): Promise<boolean> {
     return this.lookup(secret).then(

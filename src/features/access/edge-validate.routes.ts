@@ -1,38 +1,8 @@
-import { Type } from 'typebox';
 import type { Deps } from '../../deps.js';
 import { noStore, routes } from '../../platform/http/routes.js';
 import { errorResponses } from '../../platform/http/schemas.js';
+import { EdgeTokenList as TokenList, ValidEdgeTokens as ValidTokens } from '../shapes/index.js';
 import { tokenResolver } from './api-tokens.auth.js';
-
-/** Tokens checked per request at most: an edge replica validates the few its SDKs send. */
-const MAX_TOKENS = 1000;
-
-const TokenList = Type.Object(
-  {
-    tokens: Type.Array(Type.String({ maxLength: 1000, description: 'A token as an SDK sends it.' }), {
-      maxItems: MAX_TOKENS,
-      description: 'The tokens to check.',
-    }),
-  },
-  { description: 'Tokens an edge replica wants to know about.' },
-);
-
-const EdgeToken = Type.Object(
-  {
-    token: Type.String({ description: 'The token, as sent.' }),
-    type: Type.Union([Type.Literal('client'), Type.Literal('frontend')], {
-      description: '`client` (backend SDKs) or `frontend` (browser and mobile SDKs).',
-    }),
-    environment: Type.String({ description: 'The environment whose flags the token receives.' }),
-    projects: Type.Array(Type.String(), { description: 'Its projects; `*` means all.' }),
-  },
-  { additionalProperties: false, description: 'A valid SDK token and its scope.' },
-);
-
-const ValidTokens = Type.Object(
-  { tokens: Type.Array(EdgeToken, { description: 'Only the valid SDK tokens of the request.' }) },
-  { additionalProperties: false, description: 'The valid tokens and their scopes.' },
-);
 
 /**
  * `POST /edge/validate`, as Unleash serves it to Unleash Edge and as this service's edge mode uses

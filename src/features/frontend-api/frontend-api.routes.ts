@@ -61,142 +61,148 @@ function sendAnswer(
  * with CORS for these paths only: `ports.origins` (the service: the origins set through
  * `POST /api/admin/ui-config/cors`, else FRONTEND_CORS_ORIGINS).
  */
-export const frontendApiRoutes = (ports: SdkPorts) =>
+export const frontendApiRoutes = (ports: SdkPorts, options: { alsoAt?: string[] } = {}) =>
   routes(async (root) => {
-    await root.register(
-      routes(async (app) => {
-        await registerCors(app, ports.origins);
+    await root.register(frontendPaths(ports, false), { prefix: PREFIX });
+    // The same routes at the paths of the older Unleash proxy (Unleash Edge serves `/api/proxy`),
+    // left out of the OpenAPI document.
+    for (const prefix of options.alsoAt ?? []) await root.register(frontendPaths(ports, true), { prefix });
+  });
 
-        app.get(
-          '',
-          {
-            config: { permission: 'FRONTEND' },
-            schema: {
-              tags: TAGS,
-              operationId: 'getFrontendFeatures',
-              summary: 'Retrieve enabled feature flags for the provided context.',
-              description:
-                "The flags of the frontend token's projects and environment that are enabled for the context given as query parameters (`properties[name]=value` for properties). Answers 304 when `If-None-Match` carries the ETag of the same answer.",
-              querystring: FrontendQuery,
-              headers: FrontendHeaders,
-              response: {
-                200: FrontendFeatures,
-                304: Type.Null({ description: 'Not modified: the SDK has this answer.' }),
-                ...errorResponses(400, 401, 403),
-              },
-            },
-          },
-          (request, reply) => {
-            const query = request.query as Record<string, string | undefined>;
-            const result = frontendFeatures(
-              ports,
-              actor(request),
-              () => contextFromQuery(query),
-              request.ip,
-              query.sessionId ? request.url.slice(request.url.indexOf('?') + 1) : undefined,
-            );
-            return whenReady(result, (ready) => sendAnswer(reply, ready, request.headers, true));
-          },
-        );
+const frontendPaths = (ports: SdkPorts, hidden: boolean) => {
+  const id = (operationId: string) =>
+    hidden ? { operationId: `${operationId}AtProxyPath`, hide: true } : { operationId };
+  return routes(async (app) => {
+    await registerCors(app, ports.origins);
 
-        app.post(
-          '',
-          {
-            config: { permission: 'FRONTEND' },
-            schema: {
-              tags: TAGS,
-              operationId: 'getFrontendApiFeaturesWithPost',
-              summary: 'Retrieve enabled feature flags for the provided context, using POST.',
-              description:
-                'As `GET /api/frontend`, with the context in the body (`{context}`). Carries the ETag but never answers 304 (a POST is not a conditional read).',
-              body: FrontendPostBody,
-              response: { 200: FrontendFeatures, ...errorResponses(400, 401, 403, 413, 415) },
-            },
+    app.get(
+      '',
+      {
+        config: { permission: 'FRONTEND' },
+        schema: {
+          tags: TAGS,
+          ...id('getFrontendFeatures'),
+          summary: 'Retrieve enabled feature flags for the provided context.',
+          description:
+            "The flags of the frontend token's projects and environment that are enabled for the context given as query parameters (`properties[name]=value` for properties). Answers 304 when `If-None-Match` carries the ETag of the same answer.",
+          querystring: FrontendQuery,
+          headers: FrontendHeaders,
+          response: {
+            200: FrontendFeatures,
+            304: Type.Null({ description: 'Not modified: the SDK has this answer.' }),
+            ...errorResponses(400, 401, 403),
           },
-          (request, reply) => {
-            const result = frontendFeatures(
-              ports,
-              actor(request),
-              () => (request.body.context ?? {}) as Record<string, unknown>,
-              request.ip,
-            );
-            return whenReady(result, (ready) => sendAnswer(reply, ready, request.headers, false));
-          },
+        },
+      },
+      (request, reply) => {
+        const query = request.query as Record<string, string | undefined>;
+        const result = frontendFeatures(
+          ports,
+          actor(request),
+          () => contextFromQuery(query),
+          request.ip,
+          query.sessionId ? request.url.slice(request.url.indexOf('?') + 1) : undefined,
         );
+        return whenReady(result, (ready) => sendAnswer(reply, ready, request.headers, true));
+      },
+    );
 
-        app.get(
-          '/features/:featureName',
-          {
-            config: { permission: 'FRONTEND' },
-            schema: {
-              tags: TAGS,
-              operationId: 'getFrontendFeature',
-              summary: 'Retrieve one flag if it is enabled for the provided context.',
-              description:
-                "The flag as `GET /api/frontend` lists it, for the context given as query parameters; 404 when it is not enabled for that context or not in the token's scope.",
-              params: Type.Object({ featureName: Type.String({ description: 'The flag name.' }) }),
-              querystring: FrontendQuery,
-              response: { 200: FrontendFeature, ...errorResponses(400, 401, 403, 404) },
-            },
-          },
-          async (request, reply) => {
-            reply.header('Cache-Control', 'no-cache');
-            return frontendFeature(
-              ports,
-              actor(request),
-              () => contextFromQuery(request.query as Record<string, string | undefined>),
-              request.ip,
-              request.params.featureName,
-            );
-          },
+    app.post(
+      '',
+      {
+        config: { permission: 'FRONTEND' },
+        schema: {
+          tags: TAGS,
+          ...id('getFrontendApiFeaturesWithPost'),
+          summary: 'Retrieve enabled feature flags for the provided context, using POST.',
+          description:
+            'As `GET /api/frontend`, with the context in the body (`{context}`). Carries the ETag but never answers 304 (a POST is not a conditional read).',
+          body: FrontendPostBody,
+          response: { 200: FrontendFeatures, ...errorResponses(400, 401, 403, 413, 415) },
+        },
+      },
+      (request, reply) => {
+        const result = frontendFeatures(
+          ports,
+          actor(request),
+          () => (request.body.context ?? {}) as Record<string, unknown>,
+          request.ip,
         );
+        return whenReady(result, (ready) => sendAnswer(reply, ready, request.headers, false));
+      },
+    );
 
-        app.post(
-          '/client/metrics',
-          {
-            config: { permission: 'FRONTEND' },
-            schema: {
-              tags: TAGS,
-              operationId: 'registerFrontendMetrics',
-              summary: 'Register client usage metrics',
-              description:
-                "Adds the yes/no counts of the bucket to the hourly counters of the token's environment, as the client API does. Answers 200 without a body, as Unleash.",
-              body: FrontendMetricsBody,
-              response: {
-                200: Type.Null({ description: 'Accepted; no body.' }),
-                ...errorResponses(400, 401, 403, 413, 415),
-              },
-            },
-          },
-          async (request, reply) => {
-            await recordFrontendMetrics(ports, actor(request), request.body);
-            return sendEmpty(reply, 200);
-          },
+    app.get(
+      '/features/:featureName',
+      {
+        config: { permission: 'FRONTEND' },
+        schema: {
+          tags: TAGS,
+          ...id('getFrontendFeature'),
+          summary: 'Retrieve one flag if it is enabled for the provided context.',
+          description:
+            "The flag as `GET /api/frontend` lists it, for the context given as query parameters; 404 when it is not enabled for that context or not in the token's scope.",
+          params: Type.Object({ featureName: Type.String({ description: 'The flag name.' }) }),
+          querystring: FrontendQuery,
+          response: { 200: FrontendFeature, ...errorResponses(400, 401, 403, 404) },
+        },
+      },
+      async (request, reply) => {
+        reply.header('Cache-Control', 'no-cache');
+        return frontendFeature(
+          ports,
+          actor(request),
+          () => contextFromQuery(request.query as Record<string, string | undefined>),
+          request.ip,
+          request.params.featureName,
         );
+      },
+    );
 
-        app.post(
-          '/client/register',
-          {
-            config: { permission: 'FRONTEND' },
-            schema: {
-              tags: TAGS,
-              operationId: 'registerFrontendClient',
-              summary: 'Register a client SDK',
-              description:
-                "Records the application and the instance (as a frontend SDK) in the token's environment. Answers 200 without a body, as Unleash.",
-              body: FrontendRegisterBody,
-              response: {
-                200: Type.Null({ description: 'Accepted; no body.' }),
-                ...errorResponses(400, 401, 403, 413, 415),
-              },
-            },
+    app.post(
+      '/client/metrics',
+      {
+        config: { permission: 'FRONTEND' },
+        schema: {
+          tags: TAGS,
+          ...id('registerFrontendMetrics'),
+          summary: 'Register client usage metrics',
+          description:
+            "Adds the yes/no counts of the bucket to the hourly counters of the token's environment, as the client API does. Answers 200 without a body, as Unleash.",
+          body: FrontendMetricsBody,
+          response: {
+            200: Type.Null({ description: 'Accepted; no body.' }),
+            ...errorResponses(400, 401, 403, 413, 415),
           },
-          async (request, reply) => {
-            await registerFrontendClient(ports, actor(request), request.body, request.ip);
-            return sendEmpty(reply, 200);
+        },
+      },
+      async (request, reply) => {
+        await recordFrontendMetrics(ports, actor(request), request.body);
+        return sendEmpty(reply, 200);
+      },
+    );
+
+    app.post(
+      '/client/register',
+      {
+        config: { permission: 'FRONTEND' },
+        schema: {
+          tags: TAGS,
+          ...id('registerFrontendClient'),
+          summary: 'Register a client SDK',
+          description:
+            "Records the application and the instance (as a frontend SDK) in the token's environment. Answers 200 without a body, as Unleash.",
+          body: FrontendRegisterBody,
+          response: {
+            200: Type.Null({ description: 'Accepted; no body.' }),
+            ...errorResponses(400, 401, 403, 413, 415),
           },
-        );
-      }),
-      { prefix: PREFIX },
+        },
+      },
+      async (request, reply) => {
+        await registerFrontendClient(ports, actor(request), request.body, request.ip);
+        return sendEmpty(reply, 200);
+      },
     );
   });
+};

@@ -3,6 +3,7 @@
  * and needs one of another slice takes it from here, so slices never import each other in a circle.
  */
 export { CreateDependencyBody, type CreateDependencyInput } from './dependency-body.schemas.js';
+export { EdgeTokenList, EdgeTokenSchema, ValidEdgeTokens } from './edge-token.schemas.js';
 export { jsonPatchBody } from './json-patch.schemas.js';
 export {
   FlagEnvironmentParams,
