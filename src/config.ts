@@ -142,6 +142,11 @@ const EnvSchema = Type.Object({
   /** Edge mode: how often collected SDK metrics and registrations go upstream, in seconds. */
   EDGE_METRICS_SECONDS: Type.Number({ exclusiveMinimum: 0, default: 60 }),
   /**
+   * Edge mode: a folder where the replica keeps its last configuration, to serve it when restarted
+   * while the upstream is away (src/edge/edge.backup.ts). Unset: nothing is written.
+   */
+  EDGE_BACKUP_FOLDER: Type.Optional(Type.String({ minLength: 1 })),
+  /**
    * How often each instance asks the database for configuration changes it was not told of. Changes
    * arrive at once by NOTIFY (PostgreSQL) or in process (embedded); the poll covers notifications
    * lost while the database was away, in ms.
@@ -164,6 +169,7 @@ export const EDGE_NAMES: Readonly<Record<string, keyof Config>> = {
   METRICS_INTERVAL_SECONDS: 'EDGE_METRICS_SECONDS',
   INTERFACE: 'HOST',
   CORS_ORIGIN: 'FRONTEND_CORS_ORIGINS',
+  BACKUP_FOLDER: 'EDGE_BACKUP_FOLDER',
 };
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {

@@ -32,6 +32,12 @@ const EdgeHealth = Type.Object(
     lastUpstreamSuccess: Type.Union([Type.String(), Type.Null()], {
       description: 'When the upstream last answered (ISO 8601), or null.',
     }),
+    servingBackupOf: Type.Optional(
+      Type.String({
+        description:
+          'Restarted while the upstream was away: when the configuration it serves from EDGE_BACKUP_FOLDER was saved.',
+      }),
+    ),
   },
   { description: 'An edge replica’s state.' },
 );
@@ -43,6 +49,7 @@ function registerEdgeHealth(app: FastifyInstance, configuration: UpstreamConfigu
     ready: configuration.ready,
     upstream: configuration.upstreamState.reachable ? ('connected' as const) : ('unreachable' as const),
     lastUpstreamSuccess: configuration.upstreamState.lastSuccess?.toISOString() ?? null,
+    ...(configuration.servingBackupOf && { servingBackupOf: configuration.servingBackupOf }),
   });
   const schema = (operationId: string, summary: string, description: string) => ({
     tags: ['Operational'],

@@ -143,12 +143,39 @@ export class UpstreamConfiguration implements ConfigurationSource {
     }
   }
 
-  private rebuild() {
+  /** Each environment's document as served now (the startup tokens' documents merged). */
+  documents(): Map<string, ClientDocument> {
+    if (this.restored) return this.restored;
     const documents = new Map<string, ClientDocument>();
     for (const token of this.tokens) {
       const document = this.fetched.get(token.token)?.document;
       if (document) documents.set(token.environment, merge(documents.get(token.environment), document));
     }
+    return documents;
+  }
+
+  /** What a backup held, served until the upstream's own documents arrive (edge.backup.ts). */
+  private restored: Map<string, ClientDocument> | undefined;
+  /** When the backup being served was written (for `/health`); undefined once the upstream answered. */
+  servingBackupOf: string | undefined;
+
+  /** Serves a backup's documents while nothing came from the upstream yet; false when something did. */
+  restore(documents: Map<string, ClientDocument>, savedAt: string): boolean {
+    if (this.current) return false;
+    this.restored = documents;
+    this.servingBackupOf = savedAt;
+    this.publish(documents);
+    return true;
+  }
+
+  private rebuild() {
+    // The upstream answered: its documents replace the backup's.
+    this.restored = undefined;
+    this.servingBackupOf = undefined;
+    this.publish(this.documents());
+  }
+
+  private publish(documents: Map<string, ClientDocument>) {
     const upstreamRevision = Math.max(0, ...[...documents.values()].map((d) => d.meta?.revisionId ?? 0));
     // Moves forward on every change, also when the upstream sends no revision (or an older one).
     const revision = Math.max(upstreamRevision, (this.current?.revision ?? 0) + 1);

@@ -1,6 +1,7 @@
 import { hostname } from 'node:os';
 import type { Config } from '../config.js';
 import { buildEdgeApp } from './edge.app.js';
+import { EdgeBackup } from './edge.backup.js';
 import { UpstreamConfiguration } from './edge.configuration.js';
 import { UpstreamReporting } from './edge.reporting.js';
 import { EdgeTokens } from './edge.tokens.js';
@@ -49,10 +50,33 @@ export async function openEdge(
     }),
   });
   const { configuration } = app.edge;
+  const folder = config.EDGE_BACKUP_FOLDER;
+  const backup = folder ? new EdgeBackup(folder) : undefined;
+  const save = () => {
+    if (!backup || !configuration.ready) return;
+    try {
+      backup.save(tokens.scopes(), configuration.documents());
+    } catch (error) {
+      app.log.warn({ err: error, folder }, 'could not write the edge backup');
+    }
+  };
+  // After every change, and at the end (tokens SDKs sent since are in it then).
+  configuration.subscribe(save);
   let closed = false;
   app.addHook('preClose', async () => {
     closed = true;
+    save();
   });
+  /** Restarted while the upstream is away: the backup's flags and tokens meanwhile. */
+  let restored = false;
+  const restoreBackup = () => {
+    const found = restored ? undefined : backup?.load();
+    restored = true;
+    if (!found || tokens.restore(secrets, found.tokens).length === 0) return;
+    if (configuration.restore(new Map(Object.entries(found.documents)), found.savedAt)) {
+      say(`Serving the configuration saved at ${found.savedAt} in ${folder} until the upstream answers.`);
+    }
+  };
 
   const configure = async () => {
     let told = '';
@@ -64,6 +88,7 @@ export async function openEdge(
         const why = error instanceof Error ? error.message : String(error);
         if (why !== told) say(`The upstream cannot be reached (${why}); trying again every second…`);
         told = why;
+        restoreBackup();
         await sleep(1000);
         continue;
       }

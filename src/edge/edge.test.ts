@@ -1,4 +1,7 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { InMemStorageProvider, startUnleash, type Unleash } from 'unleash-client';
 import { InMemoryStorageProvider, UnleashClient } from 'unleash-proxy-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -27,6 +30,8 @@ const flags = {
 const project = 'default';
 /** `METHOD url` of every request the edge's Fastify routed (a hook of this test). */
 const reached: string[] = [];
+/** Where the replica keeps its last configuration (EDGE_BACKUP_FOLDER). */
+const backupFolder = mkdtempSync(join(tmpdir(), 'edge-backup-'));
 const envUrl = (flag: string) => `/api/admin/projects/${project}/features/${flag}/environments/${ENV}`;
 
 async function admin(method: 'POST' | 'PUT' | 'DELETE', url: string, payload?: unknown) {
@@ -109,6 +114,7 @@ beforeAll(async () => {
       UPSTREAM_TOKENS: tokens.client,
       EDGE_REFRESH_SECONDS: 3600,
       EDGE_METRICS_SECONDS: 3600,
+      EDGE_BACKUP_FOLDER: backupFolder,
     }),
   );
   edge = opened.app;
@@ -126,6 +132,7 @@ afterAll(async () => {
   await edge?.close();
   await t?.close();
   await killAll();
+  rmSync(backupFolder, { recursive: true, force: true });
 });
 
 describe('the upstream side', () => {
@@ -391,6 +398,34 @@ describe('the program in edge mode', () => {
       /EDGE_REFRESH_SECONDS/,
     );
   });
+
+  it('restarted while its upstream is away, serves the configuration it saved, and says so', async () => {
+    // The replica above saved what it served; the upstream is gone since the test before.
+    const saved = readFileSync(join(backupFolder, 'flagship-edge-backup.json'), 'utf8');
+    expect(saved).not.toContain(tokens.client); // tokens are kept by hash only
+    const served = (await (await get(edgeUrl, '/api/client/features', tokens.client)).json()).features;
+    const service = await startService({
+      UPSTREAM_URL: upstreamUrl,
+      UPSTREAM_TOKENS: tokens.client,
+      BACKUP_FOLDER: backupFolder, // Unleash Edge's name
+    });
+    try {
+      await within(10_000, async () => (await fetch(`${service.url}/ready`)).status === 200);
+      const health = await (await fetch(`${service.url}/health`)).json();
+      expect(health).toMatchObject({
+        ready: true,
+        upstream: 'unreachable',
+        servingBackupOf: expect.any(String),
+      });
+      const features = await service.request('/api/client/features', tokens.client);
+      expect(features.status).toBe(200);
+      expect((await features.json()).features).toEqual(served);
+      // A token the backup does not know still cannot be checked.
+      expect((await service.request('/api/client/features', 'default:development.unknown')).status).toBe(503);
+    } finally {
+      expect(await service.stop()).toBe(0);
+    }
+  }, 60_000);
 
   it('listens before its upstream answers, and is not ready: SDK requests get 503', async () => {
     const nobody = await freePort();

@@ -1,5 +1,6 @@
 import { type Principal, TOKEN_USER_ID } from '../platform/http/auth.js';
 import { AppError } from '../platform/http/errors.js';
+import { type TokenScope, tokenHash } from './edge.backup.js';
 import type { Upstream } from './edge.upstream-http.js';
 
 /** An SDK token as the upstream's `/edge/validate` describes it. */
@@ -51,6 +52,8 @@ export class EdgeTokens {
 
   /** The startup tokens once validated (none before: every SDK request is then refused). */
   startup: EdgeToken[] = [];
+  /** Scopes from the backup (edge.backup.ts), by token hash: trusted while the upstream is away. */
+  private backedUp = new Map<string, TokenScope>();
 
   constructor(
     private readonly upstream: Upstream,
@@ -75,9 +78,17 @@ export class EdgeTokens {
     try {
       [token = null] = await this.upstream.validate([secret]);
     } catch {
-      // The upstream is away: what was known stays as it was; a token never seen cannot be
-      // checked, which is not the token's fault: 503, and the SDK tries again.
+      // The upstream is away: what was known stays as it was, so does what the backup knew; a
+      // token never seen cannot be checked, which is not the token's fault: 503, and the SDK
+      // tries again.
       if (hit) return hit;
+      const scope = this.backedUp.get(tokenHash(secret));
+      if (scope) {
+        const token = { token: secret, ...scope };
+        const entry = { token, until: this.now() + NEGATIVE_TTL_MS, principal: toPrincipal(token) };
+        this.cache.set(secret, entry);
+        return entry;
+      }
       throw new AppError(
         'ServiceUnavailableError',
         'This edge replica cannot check the token: its upstream does not answer.',
@@ -128,6 +139,27 @@ export class EdgeTokens {
     return found.filter(
       (token): token is EdgeToken => token !== null && this.startup.some((s) => subsumes(s, token)),
     );
+  }
+
+  /** The scope of every token known valid, by hash, for the backup. */
+  scopes(): Record<string, TokenScope> {
+    const known = [...this.startup, ...[...this.cache.values()].flatMap((e) => (e.token ? [e.token] : []))];
+    const out: Record<string, TokenScope> = Object.fromEntries(this.backedUp);
+    for (const { token, ...scope } of known) out[tokenHash(token)] = scope;
+    return out;
+  }
+
+  /**
+   * Restarted while the upstream is away: trusts the backup's scopes until the upstream answers,
+   * and takes as startup tokens those of `secrets` it knew as client tokens. Answers them.
+   */
+  restore(secrets: string[], scopes: Record<string, TokenScope>): EdgeToken[] {
+    this.backedUp = new Map(Object.entries(scopes));
+    this.startup = secrets.flatMap((secret) => {
+      const scope = this.backedUp.get(tokenHash(secret));
+      return scope?.type === 'client' ? [{ token: secret, ...scope }] : [];
+    });
+    return this.startup;
   }
 
   /** For open streams: whether the token is still valid upstream (true while it cannot tell). */
