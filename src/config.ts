@@ -147,6 +147,13 @@ const EnvSchema = Type.Object({
    */
   EDGE_BACKUP_FOLDER: Type.Optional(Type.String({ minLength: 1 })),
   /**
+   * Edge mode: frontend tokens served without asking the upstream (comma-separated; Unleash's token
+   * form, or `secret@environment` for all projects), as Unleash Edge's PRETRUSTED_TOKENS.
+   */
+  EDGE_PRETRUSTED_TOKENS: Type.Optional(Type.String()),
+  /** Edge mode: a path prefix every route is served under (`/edge`: `/edge/api/client/features`). */
+  EDGE_BASE_PATH: Type.Optional(Type.String({ pattern: '^(/[A-Za-z0-9._~-]+)+/?$' })),
+  /**
    * How often each instance asks the database for configuration changes it was not told of. Changes
    * arrive at once by NOTIFY (PostgreSQL) or in process (embedded); the poll covers notifications
    * lost while the database was away, in ms.
@@ -170,6 +177,8 @@ export const EDGE_NAMES: Readonly<Record<string, keyof Config>> = {
   INTERFACE: 'HOST',
   CORS_ORIGIN: 'FRONTEND_CORS_ORIGINS',
   BACKUP_FOLDER: 'EDGE_BACKUP_FOLDER',
+  PRETRUSTED_TOKENS: 'EDGE_PRETRUSTED_TOKENS',
+  BASE_PATH: 'EDGE_BASE_PATH',
 };
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -179,6 +188,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     for (const [edgeName, own] of Object.entries(EDGE_NAMES)) {
       const value = given[edgeName];
       if (value !== undefined && given[own] === undefined) raw[own] = value;
+    }
+    // Edge's TRUST_PROXY=true with PROXY_TRUSTED_SERVERS trusts those servers only: ours names them.
+    if (raw.TRUST_PROXY?.trim() === 'true' && given.PROXY_TRUSTED_SERVERS !== undefined) {
+      raw.TRUST_PROXY = given.PROXY_TRUSTED_SERVERS;
     }
   }
   const withDefaults = Value.Default(EnvSchema, Value.Convert(EnvSchema, raw));

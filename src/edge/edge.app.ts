@@ -181,7 +181,7 @@ function registerEdgeValidate(app: FastifyInstance, tokens: EdgeTokens) {
  * frontend API, OFREP) on ports backed by the upstream instead of a database.
  */
 export async function buildEdgeApp({ config, configuration, tokens, reporting }: EdgeParts) {
-  const app = createServer(config);
+  const app = createServer(config, { basePath: config.EDGE_BASE_PATH });
   registerAuth(app, {
     header: (secret) => tokens.resolve(secret),
     session: async () => null,

@@ -4,7 +4,7 @@ import { buildEdgeApp } from './edge.app.js';
 import { EdgeBackup } from './edge.backup.js';
 import { UpstreamConfiguration } from './edge.configuration.js';
 import { UpstreamReporting } from './edge.reporting.js';
-import { EdgeTokens } from './edge.tokens.js';
+import { EdgeTokens, parsePretrusted } from './edge.tokens.js';
 import { Upstream } from './edge.upstream-http.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -33,7 +33,7 @@ export async function openEdge(
   }
   const instanceId = `flagship-edge-${hostname()}-${process.pid}`;
   const upstream = new Upstream(config.UPSTREAM_URL, instanceId);
-  const tokens = new EdgeTokens(upstream);
+  const tokens = new EdgeTokens(upstream, Date.now, parsePretrusted(config.EDGE_PRETRUSTED_TOKENS ?? ''));
   const reporting = new UpstreamReporting(upstream, () => tokens.startup, {
     appName: 'flagship-edge',
     instanceId,

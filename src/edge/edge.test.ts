@@ -9,6 +9,7 @@ import { ADMIN_TOKEN, startTestApp, type TestApp, uniqueName } from '../../test/
 import { freePort, killAll, startService } from '../../test/process.js';
 import { loadConfig, testConfig } from '../config.js';
 import { type EdgeApp, openEdge } from './edge.main.js';
+import { parsePretrusted } from './edge.tokens.js';
 
 /**
  * Edge mode against this service as its upstream (on the engine under test): the replica serves
@@ -115,6 +116,7 @@ beforeAll(async () => {
       EDGE_REFRESH_SECONDS: 3600,
       EDGE_METRICS_SECONDS: 3600,
       EDGE_BACKUP_FOLDER: backupFolder,
+      EDGE_PRETRUSTED_TOKENS: `kiosk-secret@${ENV},kiosk-prod@production`,
     }),
   );
   edge = opened.app;
@@ -269,21 +271,47 @@ describe('serving', () => {
         UPSTREAM_TOKENS: tokens.client,
         EDGE_REFRESH_SECONDS: 3600,
         EDGE_METRICS_SECONDS: 3600,
+        // Served under a path prefix, as behind a proxy that routes /flags/edge to it.
+        EDGE_BASE_PATH: '/flags/edge',
       }),
     );
     try {
       await chained.app.listen({ port: 0, host: '127.0.0.1' });
       await chained.configured;
-      const chainedUrl = `http://127.0.0.1:${(chained.app.server.address() as AddressInfo).port}`;
+      const root = `http://127.0.0.1:${(chained.app.server.address() as AddressInfo).port}`;
+      const chainedUrl = `${root}/flags/edge`;
       const [first, second] = await Promise.all([
         get(edgeUrl, '/api/client/features', tokens.client),
         get(chainedUrl, '/api/client/features', tokens.client),
       ]);
       expect(second.status).toBe(200);
       expect((await second.json()).features).toEqual((await first.json()).features);
+      expect(await (await fetch(`${chainedUrl}/internal-backstage/health`)).json()).toEqual({ status: 'OK' });
+      // Outside the prefix nothing is served.
+      const outside = await get(root, '/api/client/features', tokens.client);
+      expect(outside.status).toBe(404);
+      expect((await outside.json()).name).toBe('NotFoundError');
     } finally {
       await chained.app.close();
     }
+  });
+
+  it('serves pretrusted frontend tokens (PRETRUSTED_TOKENS) without asking the upstream', async () => {
+    const query = 'userId=u1&appName=edge-test';
+    const [trusted, real] = await Promise.all([
+      get(edgeUrl, `/api/frontend?${query}`, 'kiosk-secret'),
+      get(edgeUrl, `/api/frontend?${query}`, tokens.frontend),
+    ]);
+    expect(trusted.status).toBe(200);
+    expect(await trusted.json()).toEqual(await real.json());
+    // Frontend only, and only where a startup token gives the replica the configuration.
+    expect((await get(edgeUrl, '/api/client/features', 'kiosk-secret')).status).toBe(403);
+    expect((await get(edgeUrl, `/api/frontend?${query}`, 'kiosk-prod')).status).toBe(403);
+    expect(() => parsePretrusted('no-environment-here')).toThrow(/PRETRUSTED_TOKENS/);
+    expect(parsePretrusted('default:production.abc, s3cret@dev')).toEqual([
+      { token: 'default:production.abc', type: 'frontend', environment: 'production', projects: ['default'] },
+      { token: 's3cret', type: 'frontend', environment: 'dev', projects: ['*'] },
+    ]);
   });
 
   it('refuses tokens it cannot serve: unknown 401, an environment no startup token covers 403, admin 401', async () => {
@@ -390,6 +418,10 @@ describe('the program in edge mode', () => {
       FRONTEND_CORS_ORIGINS: 'https://app.example.com',
     });
     expect(loadConfig({ ...edgeEnv, EDGE_REFRESH_SECONDS: '5' }).EDGE_REFRESH_SECONDS).toBe(5);
+    // Edge's TRUST_PROXY is on or off; PROXY_TRUSTED_SERVERS then narrows it to those servers.
+    const proxied = { ...edgeEnv, TRUST_PROXY: 'true', PROXY_TRUSTED_SERVERS: '10.0.0.0/8,192.168.1.1' };
+    expect(loadConfig(proxied).TRUST_PROXY).toBe('10.0.0.0/8,192.168.1.1');
+    expect(loadConfig({ ...proxied, TRUST_PROXY: 'false' }).TRUST_PROXY).toBe('false');
     // Outside edge mode, Edge's names mean nothing (a TOKENS of some other program is left alone).
     expect(loadConfig({ TOKENS: 'x', INTERFACE: '::' })).toMatchObject({ HOST: '0.0.0.0' });
     expect(loadConfig({ TOKENS: 'x' }).UPSTREAM_TOKENS).toBeUndefined();

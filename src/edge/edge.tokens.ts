@@ -26,6 +26,41 @@ export function subsumes(
   return !inner.projects.includes('*') && inner.projects.every((p) => outer.projects.includes(p));
 }
 
+/**
+ * Unleash Edge's `PRETRUSTED_TOKENS`: frontend tokens served without asking the upstream, each
+ * either in Unleash's token form (`project:environment.secret`, `*` for all projects) or any
+ * string followed by `@environment` (all projects). Throws on an entry of neither form.
+ */
+export function parsePretrusted(list: string): EdgeToken[] {
+  return list
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean)
+    .map((entry) => {
+      const unleash = /^([^:\s[\]]+):([^.\s]+)\.\S+$/.exec(entry);
+      if (unleash) {
+        return {
+          token: entry,
+          type: 'frontend' as const,
+          environment: unleash[2] as string,
+          projects: [unleash[1] as string],
+        };
+      }
+      const at = entry.lastIndexOf('@');
+      if (at > 0 && at < entry.length - 1) {
+        return {
+          token: entry.slice(0, at),
+          type: 'frontend' as const,
+          environment: entry.slice(at + 1),
+          projects: ['*'],
+        };
+      }
+      throw new Error(
+        `PRETRUSTED_TOKENS: "${entry.slice(0, 20)}…" is neither an Unleash token (project:environment.secret) nor secret@environment`,
+      );
+    });
+}
+
 function toPrincipal(token: EdgeToken): Principal {
   const permission = token.type === 'client' ? 'CLIENT' : 'FRONTEND';
   return {
@@ -55,10 +90,22 @@ export class EdgeTokens {
   /** Scopes from the backup (edge.backup.ts), by token hash: trusted while the upstream is away. */
   private backedUp = new Map<string, TokenScope>();
 
+  /** Frontend tokens served without asking the upstream (PRETRUSTED_TOKENS), by secret. */
+  private readonly pretrusted = new Map<string, { token: EdgeToken; until: number; principal: Principal }>();
+
   constructor(
     private readonly upstream: Upstream,
     private readonly now: () => number = Date.now,
-  ) {}
+    pretrusted: EdgeToken[] = [],
+  ) {
+    for (const token of pretrusted) {
+      this.pretrusted.set(token.token, {
+        token,
+        until: Number.POSITIVE_INFINITY,
+        principal: toPrincipal(token),
+      });
+    }
+  }
 
   /** Validates the startup tokens (throws when the upstream is away); only client tokens fetch. */
   async validateStartup(secrets: string[]): Promise<EdgeToken[]> {
@@ -72,6 +119,8 @@ export class EdgeTokens {
   }
 
   private async entry(secret: string) {
+    const trusted = this.pretrusted.get(secret);
+    if (trusted) return trusted;
     const hit = this.cache.get(secret);
     if (hit && hit.until > this.now()) return hit;
     let token: EdgeToken | null;
@@ -124,7 +173,7 @@ export class EdgeTokens {
    * object while it is cached, so per-scope values keyed by it are made once.
    */
   known(secret: string): Principal | undefined {
-    const hit = this.cache.get(secret);
+    const hit = this.pretrusted.get(secret) ?? this.cache.get(secret);
     if (!hit?.token || hit.until <= this.now()) return undefined;
     const { token } = hit;
     return this.startup.some((s) => subsumes(s, token)) ? hit.principal : undefined;

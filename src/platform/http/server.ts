@@ -25,7 +25,25 @@ export const answerHeaders = (config: Config) => securityHeaders({ hsts: hstsOf(
  * security headers on every answer, secrets kept out of the log.
  * The service (app.ts) and an edge replica (src/edge/) both start from it.
  */
-export function createServer(config: Config) {
+/**
+ * Serving under a path prefix (an edge replica's EDGE_BASE_PATH): a request under it is routed
+ * without it; any other gets the unknown-path 404.
+ */
+function underBasePath(basePath: string | undefined) {
+  const base = basePath?.replace(/\/+$/, '');
+  if (!base) return undefined;
+  return (request: { url?: string }) => {
+    const url = request.url ?? '/';
+    if (url === base || url.startsWith(`${base}/`) || url.startsWith(`${base}?`)) {
+      const rest = url.slice(base.length);
+      return rest.startsWith('/') ? rest : `/${rest}`;
+    }
+    return `/__outside-base-path__${url}`;
+  };
+}
+
+export function createServer(config: Config, options: { basePath?: string } = {}) {
+  const rewriteUrl = underBasePath(options.basePath);
   const hsts = hstsOf(config);
   // Also on the answers written before Fastify has a reply (below).
   const headers = answerHeaders(config);
@@ -42,6 +60,7 @@ export function createServer(config: Config) {
       else socket.destroy();
     },
     routerOptions: { maxParamLength: 500 },
+    ...(rewriteUrl && { rewriteUrl }),
     // Malformed percent-escapes in the path are rejected before routing; answer them as JSON too.
     frameworkErrors: (error, _request, reply) => {
       reply.raw.writeHead(400, { ...headers, 'content-type': 'application/json; charset=utf-8' });
