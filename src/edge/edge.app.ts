@@ -203,11 +203,13 @@ export async function buildEdgeApp({ config, configuration, tokens, reporting }:
   await app.register(clientApiRoutes(ports));
   // The SDK poll that finds nothing new, answered before routing as the service does (ADR 0018),
   // for tokens the replica checked lately; it counts no metrics (a replica serves none).
-  answerNotModifiedEarly(app, config, {
-    configuration,
-    known: (secret) => tokens.known(secret),
-    record: () => {},
-  });
+  // It matches the path before routing: under a base path (rewritten at routing) it is left out.
+  if (!config.EDGE_BASE_PATH)
+    answerNotModifiedEarly(app, config, {
+      configuration,
+      known: (secret) => tokens.known(secret),
+      record: () => {},
+    });
   await app.register(clientDeltaRoutes(ports));
   await app.register(frontendApiRoutes(ports, { alsoAt: ['/api/proxy'] }));
   await app.register(ofrepRoutes(ports));

@@ -145,13 +145,28 @@ export class UpstreamConfiguration implements ConfigurationSource {
 
   /** Each environment's document as served now (the startup tokens' documents merged). */
   documents(): Map<string, ClientDocument> {
-    if (this.restored) return this.restored;
     const documents = new Map<string, ClientDocument>();
     for (const token of this.tokens) {
       const document = this.fetched.get(token.token)?.document;
       if (document) documents.set(token.environment, merge(documents.get(token.environment), document));
     }
+    // Serving a backup: an environment the upstream has not answered for yet keeps the backup's.
+    for (const [environment, document] of this.restored ?? []) {
+      if (!documents.has(environment)) documents.set(environment, document);
+    }
     return documents;
+  }
+
+  /**
+   * Whether every startup token's document came from the upstream (not a backup): only then is
+   * the configuration worth saving whole.
+   */
+  get complete(): boolean {
+    return (
+      this.restored === undefined &&
+      this.tokens.length > 0 &&
+      this.tokens.every((t) => this.fetched.get(t.token)?.document !== undefined)
+    );
   }
 
   /** What a backup held, served until the upstream's own documents arrive (edge.backup.ts). */
@@ -169,10 +184,13 @@ export class UpstreamConfiguration implements ConfigurationSource {
   }
 
   private rebuild() {
-    // The upstream answered: its documents replace the backup's.
-    this.restored = undefined;
-    this.servingBackupOf = undefined;
-    this.publish(this.documents());
+    const documents = this.documents();
+    // Once the upstream answered for every startup token, its documents replace the backup's.
+    if (this.tokens.every((t) => this.fetched.get(t.token)?.document !== undefined)) {
+      this.restored = undefined;
+      this.servingBackupOf = undefined;
+    }
+    this.publish(documents);
   }
 
   private publish(documents: Map<string, ClientDocument>) {

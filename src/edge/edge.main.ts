@@ -52,8 +52,10 @@ export async function openEdge(
   const { configuration } = app.edge;
   const folder = config.EDGE_BACKUP_FOLDER;
   const backup = folder ? new EdgeBackup(folder) : undefined;
+  // Only a configuration the upstream gave for every startup token (not a backup being served,
+  // nor one missing an environment whose fetch failed) replaces the saved one.
   const save = () => {
-    if (!backup || !configuration.ready) return;
+    if (!backup || !configuration.complete) return;
     try {
       backup.save(tokens.scopes(), configuration.documents());
     } catch (error) {

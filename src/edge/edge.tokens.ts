@@ -111,6 +111,8 @@ export class EdgeTokens {
   async validateStartup(secrets: string[]): Promise<EdgeToken[]> {
     const valid = await this.upstream.validate(secrets);
     this.startup = valid.filter((t) => t.type === 'client');
+    // The upstream answers: from now on it decides, not what a backup remembered.
+    this.backedUp.clear();
     return this.startup;
   }
 
@@ -184,10 +186,37 @@ export class EdgeTokens {
    * valid upstream and that this replica serves (a startup token covers them), with their scope.
    */
   async servable(secrets: string[]): Promise<EdgeToken[]> {
-    const found = await Promise.all([...new Set(secrets)].map((secret) => this.lookup(secret)));
-    return found.filter(
-      (token): token is EdgeToken => token !== null && this.startup.some((s) => subsumes(s, token)),
-    );
+    const found: EdgeToken[] = [];
+    const unknown: string[] = [];
+    for (const secret of new Set(secrets)) {
+      const hit = this.pretrusted.get(secret) ?? this.cache.get(secret);
+      if (hit && hit.until > this.now()) {
+        if (hit.token) found.push(hit.token);
+      } else unknown.push(secret);
+    }
+    // The rest in one upstream call (a public route: a list of strings must not become as many
+    // calls). Only valid ones are remembered, so a flood of strings cannot push good tokens out.
+    if (unknown.length > 0) {
+      let valid: EdgeToken[];
+      try {
+        valid = await this.upstream.validate(unknown);
+      } catch {
+        throw new AppError(
+          'ServiceUnavailableError',
+          'This edge replica cannot check the tokens: its upstream does not answer.',
+        );
+      }
+      for (const token of valid) {
+        if (this.cache.size >= CACHE_MAX) this.cache.clear();
+        this.cache.set(token.token, {
+          token,
+          until: this.now() + POSITIVE_TTL_MS,
+          principal: toPrincipal(token),
+        });
+        found.push(token);
+      }
+    }
+    return found.filter((token) => this.startup.some((s) => subsumes(s, token)));
   }
 
   /** The scope of every token known valid, by hash, for the backup. */
@@ -203,12 +232,14 @@ export class EdgeTokens {
    * and takes as startup tokens those of `secrets` it knew as client tokens. Answers them.
    */
   restore(secrets: string[], scopes: Record<string, TokenScope>): EdgeToken[] {
-    this.backedUp = new Map(Object.entries(scopes));
-    this.startup = secrets.flatMap((secret) => {
-      const scope = this.backedUp.get(tokenHash(secret));
+    const startup = secrets.flatMap((secret) => {
+      const scope = scopes[tokenHash(secret)];
       return scope?.type === 'client' ? [{ token: secret, ...scope }] : [];
     });
-    return this.startup;
+    if (startup.length === 0) return startup;
+    this.backedUp = new Map(Object.entries(scopes));
+    this.startup = startup;
+    return startup;
   }
 
   /** For open streams: whether the token is still valid upstream (true while it cannot tell). */

@@ -54,7 +54,8 @@ export function sidesOf(change: ChangeLike, environment: string, flag?: Flag): S
     case 'archiveFeature':
       return { before: { archived: false }, after: { archived: true } };
     case 'deleteDependency': {
-      const parents = flag?.dependencies ?? [];
+      if (!flag) return undefined;
+      const parents = flag.dependencies ?? [];
       const parent = proposed.feature;
       return {
         before: parents,

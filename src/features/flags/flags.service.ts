@@ -260,10 +260,11 @@ export async function readFlag(db: Db, name: string): Promise<Flag> {
  * conditional write fail: read again). See platform/http/etag.ts for why a hash.
  */
 export const flagEtag = (flag: Flag) => {
-  // Collaborators come from the events, not the flag's state; the If-Match check reads the flag
-  // without them.
+  // Collaborators come from the events and release plans from their own slice, not the flag's
+  // state; the If-Match check reads the flag without them (a plan's start shows in the strategies).
   const { collaborators: _, ...state } = flag;
-  return etagOf({ ...state, favorite: false });
+  const environments = state.environments.map(({ releasePlans: _plans, ...env }) => env);
+  return etagOf({ ...state, environments, favorite: false });
 };
 
 /** Served from the read cache: the view of a flag is the same for every caller. */

@@ -3,6 +3,7 @@ import type { Db } from '../../platform/db/index.js';
 import { sqlState } from '../../platform/db/pg-errors.js';
 import { AppError, invalid, notFound } from '../../platform/http/errors.js';
 import { type Change, type ChangeHandlers, type ChangeOf, checkSnapshot } from '../changes/index.js';
+import { lockFlag } from '../flag-rows/index.js';
 import type { Plan } from '../shapes/index.js';
 import { pauseIn, record, requireFlagEnvironment, unknownPlan } from './release-plans.service.js';
 import {
@@ -48,6 +49,8 @@ const eventWhere = (c: Change & { feature: string; environment: string; project:
 
 /** The plan a change names (by its id, or as the holder of its milestone), locked when asked. */
 async function planOf(db: Db, change: PlanChange, lock: boolean): Promise<Plan> {
+  // The documented lock order: the flag's row before anything of it (here, the plan's row).
+  if (lock) await lockFlag(db, change.feature);
   const p = change.payload as { planId?: string; milestoneId?: string; sourceMilestone?: string };
   const milestone = p.milestoneId ?? p.sourceMilestone;
   let id = p.planId;

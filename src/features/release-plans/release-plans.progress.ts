@@ -7,6 +7,7 @@ import { type PlanContext, record } from './release-plans.service.js';
 import {
   answersSince,
   dueProgressions,
+  findPlan,
   guardedPlans,
   markProgressionExecuted,
   setPaused,
@@ -55,10 +56,14 @@ export async function progressReleasePlans(ctx: PlanContext): Promise<number> {
       }
       try {
         await underSavepoint(tx, async () => {
+          // Made against the plan with the due milestone active: a person who started another
+          // milestone meanwhile is not overridden (the change conflicts; the plan pauses, saying so).
+          const plan = await findPlan(tx, w, due.planId);
+          const snapshot = plan && { ...plan, activeMilestoneId: due.milestoneId };
           const start = {
             action: 'startMilestone' as const,
             ...w,
-            payload: { planId: due.planId, milestoneId: due.target as string },
+            payload: { planId: due.planId, milestoneId: due.target as string, ...(snapshot && { snapshot }) },
           };
           await ctx.changes.applyIn(tx, [start], { deps: ctx.deps, by: SYSTEM });
           await markProgressionExecuted(tx, due.milestoneId, now);

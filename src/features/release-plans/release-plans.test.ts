@@ -200,6 +200,11 @@ describe('release plans', () => {
       releasePlans: [{ id: p.id, activeMilestoneId: half.id }],
     });
     expect(envs.get('development')).not.toHaveProperty('releasePlans');
+    // The plans are not part of the flag's ETag: a conditional write made against this read works.
+    const flagUrl = `/api/admin/projects/${f.project}/features/${f.name}`;
+    const etag = (await t.send('GET', flagUrl)).headers.etag as string;
+    const conditional = await t.send('PUT', flagUrl, { description: 'rolling out' }, { 'if-match': etag });
+    expect(conditional.statusCode, conditional.body).toBe(200);
     const started = await api(t).lastEvent('release-plan-milestone-started');
     expect(started).toMatchObject({
       feature_name: f.name,

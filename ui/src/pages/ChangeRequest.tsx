@@ -100,6 +100,7 @@ function FlagChanges(props: {
   environment: string;
   name: string;
   changes: ChangeView[];
+  live: boolean;
   onDiscard?: ((id: number) => void) | undefined;
 }) {
   const flag = useFlag(props.projectId, props.name);
@@ -117,7 +118,7 @@ function FlagChanges(props: {
             key={c.id}
             change={c}
             environment={props.environment}
-            flag={flag.data}
+            flag={props.live ? flag.data : undefined}
             onDiscard={discard ? () => discard(c.id) : undefined}
           />
         ))}
@@ -253,6 +254,8 @@ export default function ChangeRequestPage() {
           key={f.name}
           projectId={projectId}
           environment={r.environment}
+          // A closed request's changes are not compared with the flag as it is now.
+          live={!['Applied', 'Cancelled', 'Rejected'].includes(r.state)}
           name={f.name}
           changes={f.changes}
           onDiscard={editable ? (id) => discard.mutate(id) : undefined}
