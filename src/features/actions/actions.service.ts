@@ -92,6 +92,12 @@ async function check(db: Db, project: string, input: ActionSetInput) {
           path: `${at}/executionParams/${name}`,
           message: `\`${name}\` must be a non-empty string.`,
         });
+      } else if (name === 'tag' && value.indexOf(':') <= 0) {
+        // Else it would name no flag, silently (flagsTagged splits at the first colon).
+        problems.push({
+          path: `${at}/executionParams/tag`,
+          message: '`tag` must be `type:value`, as the config lists the tags.',
+        });
       }
     }
     if (typeof a.executionParams.project === 'string' && a.executionParams.project !== project) {

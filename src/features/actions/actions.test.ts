@@ -316,22 +316,27 @@ describe('action sets', () => {
     const [run] = await runsOf(project, created.json().id);
     expect(run.actionSet.actions).toMatchObject([{ action: 'TOGGLE_FEATURES_OFF_BY_TAG', state: 'success' }]);
 
-    // A by-tag action needs its tag; a by-flag one its flag.
-    const missing = await t.send(
-      'POST',
-      `/api/admin/projects/${project}/actions`,
-      actionSet(project, bot.id, e.id, flag, {
-        actions: [
-          {
-            action: 'TOGGLE_FEATURES_ON_BY_TAG',
-            sortOrder: 1,
-            executionParams: { project, environment: 'production' },
-          },
-        ],
-      }),
-    );
+    // A by-tag action needs its tag, as `type:value`.
+    const saveByTag = (params: Record<string, string>) =>
+      t.send(
+        'POST',
+        `/api/admin/projects/${project}/actions`,
+        actionSet(project, bot.id, e.id, flag, {
+          actions: [
+            {
+              action: 'TOGGLE_FEATURES_ON_BY_TAG',
+              sortOrder: 1,
+              executionParams: { project, environment: 'production', ...params },
+            },
+          ],
+        }),
+      );
+    const missing = await saveByTag({});
     expect(missing.statusCode).toBe(400);
     expect(JSON.stringify(missing.json().details)).toContain('/body/actions/0/executionParams/tag');
+    const untyped = await saveByTag({ tag: 'checkout' });
+    expect(untyped.statusCode).toBe(400);
+    expect(JSON.stringify(untyped.json().details)).toContain('type:value');
   });
 
   it('records a failing action with its reason while the others still run', async () => {

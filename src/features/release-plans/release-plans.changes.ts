@@ -5,7 +5,14 @@ import { AppError, invalid, notFound } from '../../platform/http/errors.js';
 import { type Change, type ChangeHandlers, type ChangeOf, checkSnapshot } from '../changes/index.js';
 import { lockFlag } from '../flag-rows/index.js';
 import type { Plan } from '../shapes/index.js';
-import { pauseIn, record, requireFlagEnvironment, unknownPlan } from './release-plans.service.js';
+import {
+  eventWhere,
+  pauseIn,
+  record,
+  requireFlagEnvironment,
+  unknownPlan,
+  userIdOf,
+} from './release-plans.service.js';
 import {
   activate,
   deletePlan,
@@ -39,13 +46,6 @@ type PlanKind =
   | 'deleteReleasePlanSafeguard';
 /** A change of an existing plan. */
 type PlanChange = ChangeOf<Exclude<PlanKind, 'addReleasePlan'>>;
-
-const userIdOf = (userId: number) => (userId > 0 ? userId : null);
-const eventWhere = (c: Change & { feature: string; environment: string; project: string }) => ({
-  project: c.project,
-  featureName: c.feature,
-  environment: c.environment,
-});
 
 /** The plan a change names (by its id, or as the holder of its milestone), locked when asked. */
 async function planOf(db: Db, change: PlanChange, lock: boolean): Promise<Plan> {
@@ -128,7 +128,7 @@ export const releasePlanChanges: Pick<ChangeHandlers, PlanKind> = {
         environment: change.environment,
         name: template.name,
         description: template.description,
-        userId: userIdOf(by.userId),
+        userId: userIdOf(by),
         now: deps.now(),
       };
       try {

@@ -3,7 +3,7 @@ import { isDatabaseUnavailable, translateDbError } from '../../platform/db/pg-er
 import { SYSTEM } from '../../platform/http/auth.js';
 import { AppError } from '../../platform/http/errors.js';
 import { repeatEvery } from '../../platform/jobs.js';
-import { type PlanContext, record } from './release-plans.service.js';
+import { eventWhere, type PlanContext, record } from './release-plans.service.js';
 import {
   answersSince,
   dueProgressions,
@@ -34,17 +34,11 @@ export async function progressReleasePlans(ctx: PlanContext): Promise<number> {
       const w = { project: due.project, feature: due.feature, environment: due.environment };
       const pause = async (reason: string) => {
         await setPaused(tx, due.milestoneId, now);
-        await record(
-          tx,
-          'release-plan-progressions-paused',
-          SYSTEM,
-          {
-            project: w.project,
-            featureName: w.feature,
-            environment: w.environment,
-          },
-          { planId: due.planId, milestoneId: due.milestoneId, reason },
-        );
+        await record(tx, 'release-plan-progressions-paused', SYSTEM, eventWhere(w), {
+          planId: due.planId,
+          milestoneId: due.milestoneId,
+          reason,
+        });
       };
       if (due.archivedAt) {
         await pause('The flag is archived.');
@@ -103,17 +97,11 @@ async function checkSafeguards(tx: Db, now: Date) {
     const what =
       g.metric === 'exposures' ? `${value} exposures` : `a share of no answers of ${value.toFixed(3)}`;
     await setPaused(tx, g.milestoneId, now);
-    await record(
-      tx,
-      'release-plan-progressions-paused',
-      SYSTEM,
-      { project: g.project, featureName: g.feature, environment: g.environment },
-      {
-        planId: g.planId,
-        milestoneId: g.milestoneId,
-        reason: `Safeguard: ${what} in the last ${g.timeRange} is ${g.operator === '>' ? 'above' : 'below'} ${g.threshold}.`,
-      },
-    );
+    await record(tx, 'release-plan-progressions-paused', SYSTEM, eventWhere(g), {
+      planId: g.planId,
+      milestoneId: g.milestoneId,
+      reason: `Safeguard: ${what} in the last ${g.timeRange} is ${g.operator === '>' ? 'above' : 'below'} ${g.threshold}.`,
+    });
   }
 }
 

@@ -48,7 +48,7 @@ export interface PlanContext {
 const unknownTemplate = (id: string) => notFound(`Could not find release plan template "${id}".`);
 export const unknownPlan = (id: string) =>
   notFound(`Could not find release plan "${id}" on this flag environment.`);
-const userIdOf = (by: Principal) => (by.userId > 0 ? by.userId : null);
+export const userIdOf = (by: Principal) => (by.userId > 0 ? by.userId : null);
 
 export async function record(
   tx: Db,
@@ -187,7 +187,12 @@ export interface Where {
   feature: string;
   environment: string;
 }
-const eventWhere = (w: Where) => ({ project: w.project, featureName: w.feature, environment: w.environment });
+/** Where a plan's event is recorded: its flag environment. */
+export const eventWhere = (w: Where) => ({
+  project: w.project,
+  featureName: w.feature,
+  environment: w.environment,
+});
 
 export async function requireFlagEnvironment(db: Db, w: Where) {
   if (!(await flagEnvironmentIn(db, w.project, w.feature, w.environment))) {
