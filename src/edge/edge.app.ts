@@ -211,7 +211,7 @@ export async function buildEdgeApp({ config, configuration, tokens, reporting }:
       record: () => {},
     });
   await app.register(clientDeltaRoutes(ports));
-  await app.register(frontendApiRoutes(ports, { alsoAt: ['/api/proxy'] }));
+  await app.register(frontendApiRoutes(ports, { alsoAt: ['/api/proxy'], all: true }));
   await app.register(ofrepRoutes(ports));
   // Before the server closes: open upstream streams and timers would keep the process alive.
   app.addHook('preClose', async () => {

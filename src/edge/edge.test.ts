@@ -27,6 +27,7 @@ const flags = {
   on: uniqueName('edge-on'),
   rollout: uniqueName('edge-roll'),
   variants: uniqueName('edge-var'),
+  off: uniqueName('edge-off'),
 };
 const project = 'default';
 /** `METHOD url` of every request the edge's Fastify routed (a hook of this test). */
@@ -104,7 +105,7 @@ beforeAll(async () => {
       payload: { type: 'json', value: '{"g":1}' },
     },
   ]);
-  for (const name of Object.values(flags)) await admin('POST', `${envUrl(name)}/on`);
+  for (const name of [flags.on, flags.rollout, flags.variants]) await admin('POST', `${envUrl(name)}/on`);
   tokens.client = await token('client', ENV);
   tokens.frontend = await token('frontend', ENV);
   tokens.production = await token('client', 'production');
@@ -231,6 +232,37 @@ describe('serving', () => {
     }
   });
 
+  it('answers every flag on /api/frontend/all and /api/proxy/all, the disabled ones with enabled: false', async () => {
+    const query = 'userId=u3&appName=edge-test';
+    const enabled = (await (await get(edgeUrl, `/api/frontend?${query}`, tokens.frontend)).json()).toggles;
+    const all = await get(edgeUrl, `/api/frontend/all?${query}`, tokens.frontend);
+    expect(all.status).toBe(200);
+    const toggles: { name: string; enabled: boolean }[] = (await all.json()).toggles;
+    const ours = toggles.filter((t) => Object.values(flags).includes(t.name));
+    expect(ours.map((t) => t.name).sort()).toEqual(Object.values(flags).sort());
+    expect(toggles.filter((t) => t.enabled)).toEqual(enabled);
+    expect(toggles.find((t) => t.name === flags.off)).toEqual({
+      name: flags.off,
+      enabled: false,
+      variant: { name: 'disabled', enabled: false, feature_enabled: false, featureEnabled: false },
+      impressionData: false,
+    });
+    const etag = all.headers.get('etag') as string;
+    expect(
+      (await get(edgeUrl, `/api/frontend/all?${query}`, tokens.frontend, { 'if-none-match': etag })).status,
+    ).toBe(304);
+    const viaPost = await post(edgeUrl, '/api/proxy/all', tokens.frontend, {
+      context: { userId: 'u3', appName: 'edge-test' },
+    });
+    expect(viaPost.status).toBe(200);
+    expect((await viaPost.json()).toggles).toEqual(toggles);
+    const metrics = await post(edgeUrl, '/api/frontend/all/client/metrics', tokens.frontend, {
+      appName: 'edge-test',
+      bucket: { start: new Date().toISOString(), stop: new Date().toISOString(), toggles: {} },
+    });
+    expect(metrics.status).toBe(200);
+  });
+
   it('works with the browser SDK (unleash-proxy-client) as it does against the upstream', async () => {
     const make = (url: string) =>
       new UnleashClient({
@@ -320,7 +352,10 @@ describe('serving', () => {
     expect(production.status).toBe(403);
     expect((await production.json()).name).toBe('NoAccessError');
     expect((await get(edgeUrl, '/api/client/features', ADMIN_TOKEN)).status).toBe(401);
+    // Each kind of token on its own paths only, as Unleash Edge.
     expect((await get(edgeUrl, '/api/frontend', tokens.client)).status).toBe(403);
+    expect((await get(edgeUrl, '/api/frontend/all', tokens.client)).status).toBe(403);
+    expect((await get(edgeUrl, '/api/client/features', tokens.frontend)).status).toBe(403);
   });
 });
 

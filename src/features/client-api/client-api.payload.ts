@@ -155,6 +155,7 @@ export function buildClientPayload(
   config: Configuration,
   scope: { projects: string[]; environment: string },
   inlineSegments: boolean,
+  namePrefix?: string,
 ): ClientPayload {
   const input = config.environment(scope.environment).input;
   const all = scope.projects.includes('*');
@@ -165,6 +166,7 @@ export function buildClientPayload(
   const flags: SerialisedFlag[] = [];
   for (const flag of input.features) {
     if (!all && !wanted.has(flag.project ?? '')) continue;
+    if (namePrefix !== undefined && !flag.name.startsWith(namePrefix)) continue;
     const done = serialise(serialised, flag, segmentConstraints, inlineSegments);
     features.push(done.value);
     flags.push(done);
@@ -183,6 +185,7 @@ export function buildClientPayload(
     query: {
       environment: scope.environment,
       ...(all ? {} : { project: [...wanted].sort() }),
+      ...(namePrefix === undefined ? {} : { namePrefix }),
       inlineSegmentConstraints: inlineSegments,
     },
   });

@@ -1,5 +1,5 @@
-import type { FastifyReply } from 'fastify';
-import { Type } from 'typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { type Static, Type } from 'typebox';
 import { actor } from '../../platform/http/auth.js';
 import { routes, whenReady } from '../../platform/http/routes.js';
 import { errorResponses } from '../../platform/http/schemas.js';
@@ -13,6 +13,7 @@ import {
 import {
   BulkMetricsBody,
   ClientFeaturesHeaders,
+  ClientFeaturesQuery,
   ClientFeaturesResponse,
   MetricsBody,
   RegisterBody,
@@ -37,38 +38,65 @@ function answerFeatures(reply: FastifyReply, payload: ClientPayload, gzip: boole
 
 export const clientApiRoutes = ({ configuration, reporting, now }: SdkPorts) =>
   routes(async (app) => {
-    app.get(
-      '/api/client/features',
-      {
-        config: { permission: 'CLIENT' },
-        schema: {
-          tags: ['Client'],
-          operationId: 'getAllClientFeatures',
-          summary: 'Get all flags (SDK)',
-          description:
-            "The flags of the client token's projects in its environment. Answers 304 when `If-None-Match` carries the current ETag.",
-          headers: ClientFeaturesHeaders,
-          response: {
-            200: ClientFeaturesResponse,
+    const options = (method: 'GET' | 'POST') => ({
+      config: { permission: 'CLIENT' as const },
+      schema: {
+        tags: ['Client'],
+        ...(method === 'GET'
+          ? {
+              operationId: 'getAllClientFeatures',
+              summary: 'Get all flags (SDK)',
+              description:
+                "The flags of the client token's projects in its environment (those whose name starts with `namePrefix` when it is given). Answers 304 when `If-None-Match` carries the current ETag.",
+            }
+          : {
+              operationId: 'getAllClientFeaturesWithPost',
+              summary: 'Get all flags (SDK), using POST',
+              description:
+                'As `GET /api/client/features` (Unleash Edge serves this too); the body, if any, is ignored.',
+            }),
+        headers: ClientFeaturesHeaders,
+        querystring: ClientFeaturesQuery,
+        response: {
+          200: ClientFeaturesResponse,
+          ...(method === 'GET' && {
             304: Type.Null({ description: 'Not modified: the SDK has the current payload.' }),
-            ...errorResponses(401, 403),
-          },
+          }),
+          ...errorResponses(400, 401, 403, ...(method === 'POST' ? ([413] as const) : [])),
         },
       },
-      (request, reply) => {
-        const gzip = acceptsGzip(request.headers['accept-encoding']);
-        const payload = clientFeatures(
-          configuration,
-          actor(request),
-          request.headers['unleash-client-spec'],
+    });
+    const handler = (
+      request: FastifyRequest<{ Querystring: Static<typeof ClientFeaturesQuery> }>,
+      reply: FastifyReply,
+    ) => {
+      const gzip = acceptsGzip(request.headers['accept-encoding']);
+      const payload = clientFeatures(
+        configuration,
+        actor(request),
+        request.headers['unleash-client-spec'] as string | undefined,
+        gzip,
+        request.query.namePrefix,
+      );
+      // Answered at once when the configuration in memory is current (no promise).
+      return whenReady(payload, (ready) =>
+        // A POST is not a conditional read: never a 304.
+        answerFeatures(
+          reply,
+          ready,
           gzip,
-        );
-        // Answered at once when the configuration in memory is current (no promise).
-        return whenReady(payload, (ready) =>
-          answerFeatures(reply, ready, gzip, request.headers['if-none-match']),
-        );
-      },
-    );
+          request.method === 'GET' ? request.headers['if-none-match'] : undefined,
+        ),
+      );
+    };
+    app.get('/api/client/features', options('GET'), handler);
+    // Any body (or none, whatever its type) is taken and left unread, as Unleash Edge does.
+    await app.register(async (post) => {
+      post.removeAllContentTypeParsers();
+      // Read (so the body limit holds: 413 past it), then dropped.
+      post.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, _body, done) => done(null, undefined));
+      post.post('/api/client/features', options('POST'), handler);
+    });
 
     app.get(
       '/api/client/features/:featureName',

@@ -9,6 +9,12 @@ export const ClientFeaturesHeaders = Type.Object({
   'if-none-match': Type.Optional(Type.String({ description: 'ETag of the payload the SDK already has.' })),
 });
 
+export const ClientFeaturesQuery = Type.Object({
+  namePrefix: Type.Optional(
+    Type.String({ maxLength: 255, description: 'Only the flags whose name starts with this.' }),
+  ),
+});
+
 export const ClientFeaturesResponse = Type.Unknown({
   description:
     "The flags of the token's projects in its environment, in the Unleash client format: {version, features, segments?, query, meta}.",

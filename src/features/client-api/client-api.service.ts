@@ -129,7 +129,17 @@ export function clientFeatures(
   principal: Principal,
   specHeader: string | undefined,
   gzip = false,
+  namePrefix?: string,
 ): ClientPayload | Promise<ClientPayload> {
+  // A name prefix (rare: an SDK's `namePrefix` option) gets its payload made for it, not kept:
+  // clients choose the prefixes, so keeping them would let them fill the memory.
+  if (namePrefix) {
+    const wanted = wantedBy(principal, specHeader, gzip);
+    const made = (config: Configuration) =>
+      buildClientPayload(config, wanted.scope, wanted.inline, namePrefix);
+    const config = configuration.peek(SDK_STALENESS_MS);
+    return config ? made(config) : configuration.get({ within: SDK_STALENESS_MS }).then(made);
+  }
   // Nearly always current: answered without a promise (see ConfigurationSource.peek).
   const current = currentClientFeatures(configuration, principal, specHeader, gzip);
   if (current) return current;

@@ -227,6 +227,62 @@ describe('GET /api/client/features', () => {
     expect((await one('nope')).statusCode).toBe(404);
   });
 
+  it('serves only the flags whose name starts with `namePrefix`, with its own ETag', async () => {
+    const prefixed = await t.request({
+      method: 'GET',
+      url: `/api/client/features?namePrefix=${encodeURIComponent(flag.slice(0, -2))}`,
+      headers: { authorization: token },
+    });
+    expect(prefixed.statusCode).toBe(200);
+    expect(prefixed.json().features.map((f: { name: string }) => f.name)).toEqual([flag]);
+    expect(prefixed.json().query.namePrefix).toBe(flag.slice(0, -2));
+    const none = await t.request({
+      method: 'GET',
+      url: '/api/client/features?namePrefix=zz-no-such-',
+      headers: { authorization: token },
+    });
+    expect(none.json().features).toEqual([]);
+    expect(none.headers.etag).not.toBe(prefixed.headers.etag);
+    // The whole payload's ETag is not the prefix's: no 304 for a client that switched prefixes.
+    const whole = await features();
+    const conditional = await t.request({
+      method: 'GET',
+      url: '/api/client/features?namePrefix=zz-no-such-',
+      headers: { authorization: token, 'if-none-match': whole.headers.etag as string },
+    });
+    expect(conditional.statusCode).toBe(200);
+    const again = await t.request({
+      method: 'GET',
+      url: '/api/client/features?namePrefix=zz-no-such-',
+      headers: { authorization: token, 'if-none-match': none.headers.etag as string },
+    });
+    expect(again.statusCode).toBe(304);
+  });
+
+  it('serves the same payload to POST (as Unleash Edge does), whatever the body, never a 304', async () => {
+    const whole = await features();
+    for (const extra of [
+      {},
+      { payload: '{"context":{}}', headers: { 'content-type': 'application/json' } },
+      { payload: 'anything', headers: { 'content-type': 'text/plain' } },
+    ] as { payload?: string; headers?: Record<string, string> }[]) {
+      const res = await t.request({
+        method: 'POST',
+        url: '/api/client/features',
+        ...(extra.payload !== undefined && { payload: extra.payload }),
+        headers: { authorization: token, 'if-none-match': whole.headers.etag as string, ...extra.headers },
+      });
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toEqual(whole.json());
+    }
+    const refused = await t.request({
+      method: 'POST',
+      url: '/api/client/features',
+      headers: { authorization: ADMIN_TOKEN },
+    });
+    expect(refused.statusCode).toBe(403);
+  });
+
   it('refuses admin tokens (403), unknown tokens (401), and client tokens on admin routes (403)', async () => {
     expect((await features({ authorization: ADMIN_TOKEN })).statusCode).toBe(403);
     expect((await features({ authorization: 'default:development.nope' })).statusCode).toBe(401);

@@ -13,7 +13,8 @@ import type { EnvironmentSnapshot } from '../snapshot/index.js';
 
 export interface FrontendToggle {
   name: string;
-  enabled: true;
+  /** Always true, except in the answers of the edge's `/all` paths (every flag of the scope). */
+  enabled: boolean;
   variant: VariantResult;
   impressionData: boolean;
 }
@@ -49,6 +50,8 @@ export interface KeptAnswer {
  */
 export interface FrontendScope {
   flags: { name: string; impressionData: boolean }[];
+  /** Every flag of the scope is answered, the disabled ones with `enabled: false` (`/all`). */
+  includeDisabled: boolean;
   /**
    * Every DATE_AFTER/DATE_BEFORE bound b, and b + 1 ms, sorted (anywhere in the environment: a
    * parent flag may be outside the scope): between two of them no date constraint changes.
@@ -88,14 +91,19 @@ export function heldUntil(scope: FrontendScope, now: number, fixedTime: boolean)
   return bounds[low] ?? Number.POSITIVE_INFINITY;
 }
 
-export function frontendScope(snapshot: EnvironmentSnapshot, projects: string[]): FrontendScope {
+export function frontendScope(
+  snapshot: EnvironmentSnapshot,
+  projects: string[],
+  includeDisabled = false,
+): FrontendScope {
   const all = projects.includes('*');
   const wanted = new Set(projects);
   const flags = snapshot.input.features
-    .filter((f) => f.enabled && (all || wanted.has(f.project ?? '')))
+    .filter((f) => (includeDisabled || f.enabled) && (all || wanted.has(f.project ?? '')))
     .map((f) => ({ name: f.name, impressionData: Boolean(f.impressionData) }));
   return {
     flags,
+    includeDisabled,
     dateBounds: dateBounds(snapshot.input),
     answers: new LRUCache({
       max: ANSWERS_MAX,
@@ -107,7 +115,7 @@ export function frontendScope(snapshot: EnvironmentSnapshot, projects: string[])
 
 /**
  * Evaluates the scope's flags for the context with the engine's SDK path (`decideFlag`) and keeps
- * the enabled ones. `random`: whether the engine drew a random number (a rollout or variant
+ * the enabled ones (all of them with `includeDisabled`). `random`: whether the engine drew a random number (a rollout or variant
  * without a stickiness value), i.e. whether another request with the same context could get
  * another answer.
  */
@@ -128,10 +136,10 @@ export function evaluateScope(
   const toggles: FrontendToggle[] = [];
   for (const flag of scope.flags) {
     const decision = decideFlag(compiled, flag.name, context, env);
-    if (!decision?.isEnabled) continue;
+    if (!decision || (!decision.isEnabled && !scope.includeDisabled)) continue;
     toggles.push({
       name: flag.name,
-      enabled: true,
+      enabled: decision.isEnabled,
       variant: decision.variant,
       impressionData: flag.impressionData,
     });

@@ -8,6 +8,7 @@ import { acceptsGzip, matchesEtag, type SdkPorts } from '../client-api/index.js'
 import { contextFromQuery } from './frontend-api.context.js';
 import type { FrontendAnswer } from './frontend-api.payload.js';
 import {
+  FrontendAllFeatures,
   FrontendFeature,
   FrontendFeatures,
   FrontendHeaders,
@@ -61,17 +62,30 @@ function sendAnswer(
  * with CORS for these paths only: `ports.origins` (the service: the origins set through
  * `POST /api/admin/ui-config/cors`, else FRONTEND_CORS_ORIGINS).
  */
-export const frontendApiRoutes = (ports: SdkPorts, options: { alsoAt?: string[] } = {}) =>
+export const frontendApiRoutes = (ports: SdkPorts, options: { alsoAt?: string[]; all?: boolean } = {}) =>
   routes(async (root) => {
-    await root.register(frontendPaths(ports, false), { prefix: PREFIX });
     // The same routes at the paths of the older Unleash proxy (Unleash Edge serves `/api/proxy`),
-    // left out of the OpenAPI document.
-    for (const prefix of options.alsoAt ?? []) await root.register(frontendPaths(ports, true), { prefix });
+    // left out of the OpenAPI document; and, with `all`, Unleash Edge's `/all` beside each, which
+    // answers every flag of the scope, the disabled ones with `enabled: false`.
+    for (const [prefix, hidden] of [[PREFIX, false], ...(options.alsoAt ?? []).map((p) => [p, true])] as [
+      string,
+      boolean,
+    ][]) {
+      await root.register(frontendPaths(ports, { hidden, all: false }), { prefix });
+      if (options.all)
+        await root.register(frontendPaths(ports, { hidden, all: true }), { prefix: `${prefix}/all` });
+    }
   });
 
-const frontendPaths = (ports: SdkPorts, hidden: boolean) => {
-  const id = (operationId: string) =>
-    hidden ? { operationId: `${operationId}AtProxyPath`, hide: true } : { operationId };
+const frontendPaths = (ports: SdkPorts, { hidden, all }: { hidden: boolean; all: boolean }) => {
+  const id = (operationId: string) => {
+    const named = all ? `${operationId}IncludingDisabled` : operationId;
+    return hidden ? { operationId: `${named}AtProxyPath`, hide: true } : { operationId: named };
+  };
+  const answered = all ? FrontendAllFeatures : FrontendFeatures;
+  const which = all
+    ? "Every flag (enabled or not: `enabled` says) of the token's projects and environment, evaluated"
+    : "The flags of the token's projects and environment that are enabled";
   return routes(async (app) => {
     await registerCors(app, ports.origins);
 
@@ -82,13 +96,14 @@ const frontendPaths = (ports: SdkPorts, hidden: boolean) => {
         schema: {
           tags: TAGS,
           ...id('getFrontendFeatures'),
-          summary: 'Retrieve enabled feature flags for the provided context.',
-          description:
-            "The flags of the frontend token's projects and environment that are enabled for the context given as query parameters (`properties[name]=value` for properties). Answers 304 when `If-None-Match` carries the ETag of the same answer.",
+          summary: all
+            ? 'Retrieve every feature flag, evaluated for the provided context.'
+            : 'Retrieve enabled feature flags for the provided context.',
+          description: `${which} for the context given as query parameters (\`properties[name]=value\` for properties). Answers 304 when \`If-None-Match\` carries the ETag of the same answer.`,
           querystring: FrontendQuery,
           headers: FrontendHeaders,
           response: {
-            200: FrontendFeatures,
+            200: answered,
             304: Type.Null({ description: 'Not modified: the SDK has this answer.' }),
             ...errorResponses(400, 401, 403),
           },
@@ -102,6 +117,7 @@ const frontendPaths = (ports: SdkPorts, hidden: boolean) => {
           () => contextFromQuery(query),
           request.ip,
           query.sessionId ? request.url.slice(request.url.indexOf('?') + 1) : undefined,
+          all,
         );
         return whenReady(result, (ready) => sendAnswer(reply, ready, request.headers, true));
       },
@@ -114,11 +130,13 @@ const frontendPaths = (ports: SdkPorts, hidden: boolean) => {
         schema: {
           tags: TAGS,
           ...id('getFrontendApiFeaturesWithPost'),
-          summary: 'Retrieve enabled feature flags for the provided context, using POST.',
+          summary: all
+            ? 'Retrieve every feature flag, evaluated for the provided context, using POST.'
+            : 'Retrieve enabled feature flags for the provided context, using POST.',
           description:
-            'As `GET /api/frontend`, with the context in the body (`{context}`). Carries the ETag but never answers 304 (a POST is not a conditional read).',
+            'As the GET of this path, with the context in the body (`{context}`). Carries the ETag but never answers 304 (a POST is not a conditional read).',
           body: FrontendPostBody,
-          response: { 200: FrontendFeatures, ...errorResponses(400, 401, 403, 413, 415) },
+          response: { 200: answered, ...errorResponses(400, 401, 403, 413, 415) },
         },
       },
       (request, reply) => {
@@ -127,37 +145,41 @@ const frontendPaths = (ports: SdkPorts, hidden: boolean) => {
           actor(request),
           () => (request.body.context ?? {}) as Record<string, unknown>,
           request.ip,
+          undefined,
+          all,
         );
         return whenReady(result, (ready) => sendAnswer(reply, ready, request.headers, false));
       },
     );
 
-    app.get(
-      '/features/:featureName',
-      {
-        config: { permission: 'FRONTEND' },
-        schema: {
-          tags: TAGS,
-          ...id('getFrontendFeature'),
-          summary: 'Retrieve one flag if it is enabled for the provided context.',
-          description:
-            "The flag as `GET /api/frontend` lists it, for the context given as query parameters; 404 when it is not enabled for that context or not in the token's scope.",
-          params: Type.Object({ featureName: Type.String({ description: 'The flag name.' }) }),
-          querystring: FrontendQuery,
-          response: { 200: FrontendFeature, ...errorResponses(400, 401, 403, 404) },
+    // Unleash Edge has no single flag under `/all`.
+    if (!all)
+      app.get(
+        '/features/:featureName',
+        {
+          config: { permission: 'FRONTEND' },
+          schema: {
+            tags: TAGS,
+            ...id('getFrontendFeature'),
+            summary: 'Retrieve one flag if it is enabled for the provided context.',
+            description:
+              "The flag as `GET /api/frontend` lists it, for the context given as query parameters; 404 when it is not enabled for that context or not in the token's scope.",
+            params: Type.Object({ featureName: Type.String({ description: 'The flag name.' }) }),
+            querystring: FrontendQuery,
+            response: { 200: FrontendFeature, ...errorResponses(400, 401, 403, 404) },
+          },
         },
-      },
-      async (request, reply) => {
-        reply.header('Cache-Control', 'no-cache');
-        return frontendFeature(
-          ports,
-          actor(request),
-          () => contextFromQuery(request.query as Record<string, string | undefined>),
-          request.ip,
-          request.params.featureName,
-        );
-      },
-    );
+        async (request, reply) => {
+          reply.header('Cache-Control', 'no-cache');
+          return frontendFeature(
+            ports,
+            actor(request),
+            () => contextFromQuery(request.query as Record<string, string | undefined>),
+            request.ip,
+            request.params.featureName,
+          );
+        },
+      );
 
     app.post(
       '/client/metrics',

@@ -77,6 +77,27 @@ export const FrontendFeatures = Type.Object(
   { description: "The flags of the token's projects and environment that are enabled for the context." },
 );
 
+export const FrontendAllFeatures = Type.Object(
+  {
+    toggles: Type.Array(
+      Type.Object(
+        {
+          name: Type.String({ description: 'The flag name.' }),
+          enabled: Type.Boolean({ description: 'Whether the flag is enabled for the context.' }),
+          variant: FrontendVariant,
+          impressionData: Type.Boolean({ description: 'Whether the SDK should emit impression events.' }),
+        },
+        { description: 'A flag of the scope, evaluated for the context.' },
+      ),
+      { description: 'Every flag of the scope, enabled or not.' },
+    ),
+  },
+  {
+    description:
+      "Every flag of the token's projects and environment, evaluated for the context (Unleash Edge's `/all`).",
+  },
+);
+
 export const FrontendHeaders = Type.Object({
   'if-none-match': Type.Optional(
     Type.String({ description: 'ETag of the answer the SDK already has (GET only).' }),

@@ -30,13 +30,14 @@ export function frontendFeatures(
   raw: () => Record<string, unknown>,
   clientIp: string,
   sent?: string,
+  includeDisabled = false,
 ): FrontendResult | Promise<FrontendResult> {
   // Nearly always current: answered without a promise (thousands of polls a second).
   const config = ports.configuration.peek(SDK_STALENESS_MS);
-  if (config) return answerFrom(config, ports.now, principal, raw, clientIp, sent);
+  if (config) return answerFrom(config, ports.now, principal, raw, clientIp, sent, includeDisabled);
   return ports.configuration
     .get({ within: SDK_STALENESS_MS })
-    .then((loaded) => answerFrom(loaded, ports.now, principal, raw, clientIp, sent));
+    .then((loaded) => answerFrom(loaded, ports.now, principal, raw, clientIp, sent, includeDisabled));
 }
 
 export interface FrontendResult {
@@ -51,11 +52,14 @@ function answerFrom(
   raw: () => Record<string, unknown>,
   clientIp: string,
   sent: string | undefined,
+  includeDisabled: boolean,
 ): FrontendResult {
   const { projects, environment } = scopeOf(principal);
   const snapshot = config.environment(environment);
-  const memoKey = `frontend|${projectsKey(projects)}`;
-  const scope = snapshot.memo<FrontendScope>(memoKey, () => frontendScope(snapshot, projects));
+  const memoKey = `${includeDisabled ? 'frontend-all' : 'frontend'}|${projectsKey(projects)}`;
+  const scope = snapshot.memo<FrontendScope>(memoKey, () =>
+    frontendScope(snapshot, projects, includeDisabled),
+  );
   // The request's address is part of the context when none is given: part of the key too.
   const sentKey = sent === undefined ? undefined : `${clientIp}|${sent}`;
   const now = clock();
