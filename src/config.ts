@@ -151,6 +151,22 @@ const EnvSchema = Type.Object({
    * form, or `secret@environment` for all projects), as Unleash Edge's PRETRUSTED_TOKENS.
    */
   EDGE_PRETRUSTED_TOKENS: Type.Optional(Type.String()),
+  /**
+   * Offline edge mode (Unleash Edge's `offline`): serve the flags of this file (a client-features
+   * document, or `{"flag": {"enabled": true, "variant": "name"}}`) to the listed tokens, with no
+   * upstream (src/edge/edge.offline.ts).
+   */
+  EDGE_BOOTSTRAP_FILE: Type.Optional(Type.String({ minLength: 1 })),
+  /** Offline edge mode: the client (backend) tokens served, comma-separated. */
+  EDGE_CLIENT_TOKENS: Type.Optional(Type.String()),
+  /** Offline edge mode: the frontend tokens served, comma-separated. */
+  EDGE_FRONTEND_TOKENS: Type.Optional(Type.String()),
+  /** Offline edge mode: how often the bootstrap file is read again, in seconds; 0: never. */
+  EDGE_RELOAD_SECONDS: Type.Number({ minimum: 0, default: 0 }),
+  /** Edge mode: how long the upstream's word on an SDK token holds before it is asked again, in seconds. */
+  EDGE_TOKEN_REVALIDATION_SECONDS: Type.Number({ exclusiveMinimum: 0, maximum: 86_400, default: 60 }),
+  /** Edge mode: leave out `/api/frontend/all` and `/api/proxy/all` (every flag, disabled ones too). */
+  EDGE_DISABLE_ALL_ENDPOINT: Type.Boolean({ default: false }),
   /** Edge mode: a path prefix every route is served under (`/edge`: `/edge/api/client/features`). */
   EDGE_BASE_PATH: Type.Optional(Type.String({ pattern: '^(/[A-Za-z0-9._~-]+)+/?$' })),
   /**
@@ -179,12 +195,27 @@ export const EDGE_NAMES: Readonly<Record<string, keyof Config>> = {
   BACKUP_FOLDER: 'EDGE_BACKUP_FOLDER',
   PRETRUSTED_TOKENS: 'EDGE_PRETRUSTED_TOKENS',
   BASE_PATH: 'EDGE_BASE_PATH',
+  TOKEN_REVALIDATION_INTERVAL_SECONDS: 'EDGE_TOKEN_REVALIDATION_SECONDS',
+  DISABLE_ALL_ENDPOINT: 'EDGE_DISABLE_ALL_ENDPOINT',
+  BOOTSTRAP_FILE: 'EDGE_BOOTSTRAP_FILE',
+  CLIENT_TOKENS: 'EDGE_CLIENT_TOKENS',
+  FRONTEND_TOKENS: 'EDGE_FRONTEND_TOKENS',
+  RELOAD_INTERVAL: 'EDGE_RELOAD_SECONDS',
 };
+
+/**
+ * Whether the environment asks for edge mode, so that Unleash Edge's names count: an upstream, or
+ * a bootstrap file (ours; or Edge's offline pair, BOOTSTRAP_FILE with CLIENT_TOKENS).
+ */
+const edgeModeAsked = (given: Record<string, string | undefined>) =>
+  given.UPSTREAM_URL !== undefined ||
+  given.EDGE_BOOTSTRAP_FILE !== undefined ||
+  (given.BOOTSTRAP_FILE !== undefined && given.CLIENT_TOKENS !== undefined);
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const given = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
   const raw = { ...given };
-  if (given.UPSTREAM_URL !== undefined) {
+  if (edgeModeAsked(given)) {
     for (const [edgeName, own] of Object.entries(EDGE_NAMES)) {
       const value = given[edgeName];
       if (value !== undefined && given[own] === undefined) raw[own] = value;
@@ -201,6 +232,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new Error(`Invalid configuration:\n  ${lines.join('\n  ')}`);
   }
   const config = Value.Clean(EnvSchema, withDefaults) as Config;
+  if (config.UPSTREAM_URL && config.EDGE_BOOTSTRAP_FILE) {
+    throw new Error(
+      'Invalid configuration:\n  EDGE_BOOTSTRAP_FILE: offline mode has no upstream; set UPSTREAM_URL or the bootstrap file, not both',
+    );
+  }
   try {
     parseAllowList(config.OUTGOING_ALLOWED_HOSTS);
   } catch (error) {

@@ -18,7 +18,7 @@ async function main() {
   const initTokens = parseInitTokens(config.INIT_ADMIN_API_TOKENS);
   const say = (message: string) => process.stdout.write(`${message}\n`);
   // Edge mode: a replica of an upstream service, without a database (src/edge/).
-  if (config.UPSTREAM_URL) return startEdge(config, say);
+  if (config.UPSTREAM_URL || config.EDGE_BOOTSTRAP_FILE) return startEdge(config, say);
 
   let dataDir: string | undefined;
   if (config.DATABASE_URL) {

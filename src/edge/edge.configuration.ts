@@ -2,7 +2,7 @@ import { Configuration, type ConfigurationSource } from '../features/snapshot/in
 import { AppError } from '../platform/http/errors.js';
 import { type ClientDocument, indexDocuments } from './edge.index.js';
 import type { EdgeToken } from './edge.tokens.js';
-import type { Upstream } from './edge.upstream-http.js';
+import type { UpstreamApi } from './edge.upstream-http.js';
 
 interface Log {
   info(obj: unknown, msg?: string): void;
@@ -42,7 +42,18 @@ function merge(into: ClientDocument | undefined, document: ClientDocument): Clie
  */
 export class UpstreamConfiguration implements ConfigurationSource {
   private current: Configuration | undefined;
-  private readonly fetched = new Map<string, { etag?: string; document?: ClientDocument }>();
+  private readonly fetched = new Map<
+    string,
+    {
+      etag?: string;
+      document?: ClientDocument;
+      /** When the upstream last answered for this token, and when that answer was a new document. */
+      lastCheck?: Date;
+      lastRefreshed?: Date;
+      /** Fetches failed since the last answer. */
+      failures?: number;
+    }
+  >();
   private readonly listeners = new Set<(next: Configuration) => void>();
   private readonly running = new Map<string, Promise<void>>();
   private readonly again = new Set<string>();
@@ -57,7 +68,7 @@ export class UpstreamConfiguration implements ConfigurationSource {
   };
 
   constructor(
-    private readonly upstream: Upstream,
+    private readonly upstream: UpstreamApi,
     private readonly options: { refreshMs: number; streaming: boolean; log: Log },
   ) {}
 
@@ -120,8 +131,12 @@ export class UpstreamConfiguration implements ConfigurationSource {
     this.fetched.set(token.token, entry);
     try {
       const result = await this.upstream.features(token.token, entry.etag, this.options.refreshMs);
-      Object.assign(this.upstreamState, { reachable: true, lastSuccess: new Date(), error: undefined });
+      const now = new Date();
+      Object.assign(this.upstreamState, { reachable: true, lastSuccess: now, error: undefined });
+      entry.lastCheck = now;
+      entry.failures = 0;
       if (result.status === 'unchanged') return;
+      entry.lastRefreshed = now;
       if (result.status === 'refused') {
         this.options.log.warn(
           { environment: token.environment, status: result.code },
@@ -136,11 +151,27 @@ export class UpstreamConfiguration implements ConfigurationSource {
       }
       this.rebuild();
     } catch (error) {
+      entry.failures = (entry.failures ?? 0) + 1;
       Object.assign(this.upstreamState, {
         reachable: false,
         error: error instanceof Error ? error.message : String(error),
       });
     }
+  }
+
+  /** Per startup token, how its fetches go (for `/internal-backstage/tokens`). */
+  refreshes() {
+    return this.tokens.map((token) => {
+      const entry = this.fetched.get(token.token) ?? {};
+      return {
+        token,
+        etag: entry.etag ?? null,
+        lastCheck: entry.lastCheck?.toISOString() ?? null,
+        lastRefreshed: entry.lastRefreshed?.toISOString() ?? null,
+        lastFeatureCount: entry.document?.features.length ?? null,
+        failureCount: entry.failures ?? 0,
+      };
+    });
   }
 
   /** Each environment's document as served now (the startup tokens' documents merged). */

@@ -3,13 +3,55 @@ import type { Config } from '../config.js';
 import { buildEdgeApp } from './edge.app.js';
 import { EdgeBackup } from './edge.backup.js';
 import { UpstreamConfiguration } from './edge.configuration.js';
+import { BootstrapFile } from './edge.offline.js';
 import { UpstreamReporting } from './edge.reporting.js';
 import { EdgeTokens, parsePretrusted } from './edge.tokens.js';
-import { Upstream } from './edge.upstream-http.js';
+import { Upstream, type UpstreamApi } from './edge.upstream-http.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export type EdgeApp = Awaited<ReturnType<typeof buildEdgeApp>>;
+
+/** A timer interval that never fires in practice (setInterval's largest). */
+const NEVER_MS = 2 ** 31 - 1;
+
+const list = (value: string | undefined) =>
+  (value ?? '')
+    .split(',')
+    .map((t) => t.trim())
+    .filter(Boolean);
+
+/**
+ * Where the replica's configuration comes from, and the tokens it fetches with: the upstream
+ * (UPSTREAM_URL with UPSTREAM_TOKENS), or offline the bootstrap file, read once here so that a
+ * missing or broken file stops the start with the reason (as Unleash Edge's offline mode does).
+ */
+async function sourceOf(
+  config: Config,
+  instanceId: string,
+): Promise<{ upstream: UpstreamApi; secrets: string[] }> {
+  if (config.EDGE_BOOTSTRAP_FILE) {
+    const client = list(config.EDGE_CLIENT_TOKENS);
+    if (client.length === 0) {
+      throw new Error('EDGE_CLIENT_TOKENS: offline mode needs at least one client token (comma-separated)');
+    }
+    const file = new BootstrapFile(config.EDGE_BOOTSTRAP_FILE, {
+      client,
+      frontend: list(config.EDGE_FRONTEND_TOKENS),
+    });
+    await file.features('', undefined).catch((error: unknown) => {
+      throw new Error(`EDGE_BOOTSTRAP_FILE: ${error instanceof Error ? error.message : String(error)}`);
+    });
+    return { upstream: file, secrets: file.startupSecrets };
+  }
+  const secrets = list(config.UPSTREAM_TOKENS);
+  if (!config.UPSTREAM_URL || secrets.length === 0) {
+    throw new Error(
+      'UPSTREAM_TOKENS: edge mode needs at least one client token of the upstream (comma-separated)',
+    );
+  }
+  return { upstream: new Upstream(config.UPSTREAM_URL, instanceId), secrets };
+}
 
 /**
  * An edge replica (UPSTREAM_URL set): a stateless copy of an upstream's SDK configuration,
@@ -22,29 +64,30 @@ export async function openEdge(
   config: Config,
   say: (message: string) => void = () => {},
 ): Promise<{ app: EdgeApp; configured: Promise<void> }> {
-  const secrets = (config.UPSTREAM_TOKENS ?? '')
-    .split(',')
-    .map((t) => t.trim())
-    .filter(Boolean);
-  if (!config.UPSTREAM_URL || secrets.length === 0) {
-    throw new Error(
-      'UPSTREAM_TOKENS: edge mode needs at least one client token of the upstream (comma-separated)',
-    );
-  }
   const instanceId = `flagship-edge-${hostname()}-${process.pid}`;
-  const upstream = new Upstream(config.UPSTREAM_URL, instanceId);
-  const tokens = new EdgeTokens(upstream, Date.now, parsePretrusted(config.EDGE_PRETRUSTED_TOKENS ?? ''));
+  const { upstream, secrets } = await sourceOf(config, instanceId);
+  const tokens = new EdgeTokens(
+    upstream,
+    Date.now,
+    parsePretrusted(config.EDGE_PRETRUSTED_TOKENS ?? ''),
+    config.EDGE_TOKEN_REVALIDATION_SECONDS * 1000,
+  );
   const reporting = new UpstreamReporting(upstream, () => tokens.startup, {
     appName: 'flagship-edge',
     instanceId,
   });
+  const offline = upstream instanceof BootstrapFile;
   const app: EdgeApp = await buildEdgeApp({
     config,
     tokens,
     reporting,
     configuration: new UpstreamConfiguration(upstream, {
-      refreshMs: config.EDGE_REFRESH_SECONDS * 1000,
-      streaming: config.EDGE_STREAMING,
+      refreshMs: offline
+        ? config.EDGE_RELOAD_SECONDS > 0
+          ? config.EDGE_RELOAD_SECONDS * 1000
+          : NEVER_MS
+        : config.EDGE_REFRESH_SECONDS * 1000,
+      streaming: config.EDGE_STREAMING && !offline,
       // The app's logger, once the app exists (the configuration starts after it).
       log: { info: (obj, msg) => app.log.info(obj, msg), warn: (obj, msg) => app.log.warn(obj, msg) },
     }),
@@ -127,7 +170,10 @@ export async function startEdge(config: Config, say: (message: string) => void):
   process.on('SIGINT', () => void stop('SIGINT'));
 
   await app.listen({ port: config.PORT, host: config.HOST });
-  say(`Listening on http://localhost:${config.PORT}/ (edge mode, upstream ${config.UPSTREAM_URL})`);
+  const source = config.EDGE_BOOTSTRAP_FILE
+    ? `offline, from ${config.EDGE_BOOTSTRAP_FILE}`
+    : `upstream ${config.UPSTREAM_URL}`;
+  say(`Listening on http://localhost:${config.PORT}/ (edge mode, ${source})`);
   try {
     await configured;
   } catch (error) {

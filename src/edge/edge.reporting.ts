@@ -1,7 +1,7 @@
 import type { Registration, SdkReporting, UsageReport } from '../features/client-api/index.js';
 import type { Principal } from '../platform/http/auth.js';
 import type { EdgeToken } from './edge.tokens.js';
-import type { Upstream } from './edge.upstream-http.js';
+import type { UpstreamApi } from './edge.upstream-http.js';
 
 interface Counts {
   featureName: string;
@@ -43,9 +43,9 @@ export class UpstreamReporting implements SdkReporting {
   readonly stats = { sent: 0, dropped: 0, failed: 0 };
 
   constructor(
-    private readonly upstream: Upstream,
+    private readonly upstream: UpstreamApi,
     private readonly tokens: () => EdgeToken[],
-    private readonly self: { appName: string; instanceId: string },
+    readonly self: { appName: string; instanceId: string },
   ) {}
 
   start(intervalMs: number) {
@@ -87,6 +87,11 @@ export class UpstreamReporting implements SdkReporting {
       for (const [variant, n] of Object.entries(counts.variants ?? {}))
         row.variants[variant] = (row.variants[variant] ?? 0) + n;
     }
+  }
+
+  /** What waits to be sent, in the rows it will be sent as (for `/internal-backstage/metricsbatch`). */
+  pending(): { metrics: Counts[]; applications: Application[] } {
+    return { metrics: [...this.counts.values()], applications: [...this.applications.values()] };
   }
 
   /** Sends what was collected; resolves when every part was answered or kept for later. */

@@ -1,7 +1,7 @@
 import { type Principal, TOKEN_USER_ID } from '../platform/http/auth.js';
 import { AppError } from '../platform/http/errors.js';
 import { type TokenScope, tokenHash } from './edge.backup.js';
-import type { Upstream } from './edge.upstream-http.js';
+import type { UpstreamApi } from './edge.upstream-http.js';
 
 /** An SDK token as the upstream's `/edge/validate` describes it. */
 export interface EdgeToken {
@@ -11,8 +11,7 @@ export interface EdgeToken {
   projects: string[];
 }
 
-/** A valid token is asked about again after this; an invalid one after NEGATIVE_TTL_MS. */
-const POSITIVE_TTL_MS = 60_000;
+/** An invalid token is asked about again after this (a valid one after `revalidateMs`). */
 const NEGATIVE_TTL_MS = 10_000;
 const CACHE_MAX = 10_000;
 
@@ -74,7 +73,8 @@ function toPrincipal(token: EdgeToken): Principal {
 
 /**
  * The tokens SDKs send to an edge replica, checked with the upstream (`POST /edge/validate`) and
- * remembered for a minute. While the upstream is away a token known valid stays valid (the
+ * remembered for `revalidateMs` (EDGE_TOKEN_REVALIDATION_SECONDS, a minute by default; Unleash
+ * Edge's default is an hour): a token revoked upstream is refused within that. While the upstream is away a token known valid stays valid (the
  * replica keeps serving); an unknown one is refused. A valid token whose environment and
  * projects no startup token covers gets 403: the replica holds no configuration for it.
  */
@@ -94,9 +94,10 @@ export class EdgeTokens {
   private readonly pretrusted = new Map<string, { token: EdgeToken; until: number; principal: Principal }>();
 
   constructor(
-    private readonly upstream: Upstream,
+    private readonly upstream: UpstreamApi,
     private readonly now: () => number = Date.now,
     pretrusted: EdgeToken[] = [],
+    private readonly revalidateMs = 60_000,
   ) {
     for (const token of pretrusted) {
       this.pretrusted.set(token.token, {
@@ -148,7 +149,7 @@ export class EdgeTokens {
     if (this.cache.size >= CACHE_MAX) this.cache.clear();
     const entry = {
       token,
-      until: this.now() + (token ? POSITIVE_TTL_MS : NEGATIVE_TTL_MS),
+      until: this.now() + (token ? this.revalidateMs : NEGATIVE_TTL_MS),
       principal: token ? toPrincipal(token) : undefined,
     };
     this.cache.set(secret, entry);
@@ -170,7 +171,7 @@ export class EdgeTokens {
 
   /**
    * The principal `resolve` would give, when it is known at once: a token the upstream said was
-   * valid less than POSITIVE_TTL_MS ago, which a startup token covers. Else undefined (nothing is
+   * valid less than `revalidateMs` ago, which a startup token covers. Else undefined (nothing is
    * asked of the upstream); the caller then takes `resolve`'s way. Each token's principal is one
    * object while it is cached, so per-scope values keyed by it are made once.
    */
@@ -210,13 +211,33 @@ export class EdgeTokens {
         if (this.cache.size >= CACHE_MAX) this.cache.clear();
         this.cache.set(token.token, {
           token,
-          until: this.now() + POSITIVE_TTL_MS,
+          until: this.now() + this.revalidateMs,
           principal: toPrincipal(token),
         });
         found.push(token);
       }
     }
     return found.filter((token) => this.startup.some((s) => subsumes(s, token)));
+  }
+
+  /**
+   * What the replica knows of SDK tokens, for `/internal-backstage/tokens`: those valid (asked of
+   * the upstream, or pretrusted) and how many strings it was sent that are not.
+   */
+  knownTokens(): { valid: (EdgeToken & { status: 'Validated' | 'Trusted' })[]; invalid: number } {
+    const valid: (EdgeToken & { status: 'Validated' | 'Trusted' })[] = [];
+    let invalid = 0;
+    for (const { token } of this.pretrusted.values()) valid.push({ ...token, status: 'Trusted' });
+    for (const { token } of this.cache.values()) {
+      if (token) valid.push({ ...token, status: 'Validated' });
+      else invalid += 1;
+    }
+    return { valid, invalid };
+  }
+
+  /** Whether the secret is one of the startup tokens (UPSTREAM_TOKENS). */
+  isStartup(secret: string): boolean {
+    return this.startup.some((t) => t.token === secret);
   }
 
   /** The scope of every token known valid, by hash, for the backup. */

@@ -11,6 +11,9 @@ export type FetchResult =
   | { status: 'unchanged' }
   | { status: 'refused'; code: number };
 
+/** What a replica asks of its upstream: an HTTP server (`Upstream`) or a file (edge.offline.ts). */
+export type UpstreamApi = Pick<Upstream, 'validate' | 'features' | 'bulkMetrics' | 'stream'>;
+
 /** The replica's requests to its upstream (this service or an Unleash server). */
 export class Upstream {
   readonly root: string;

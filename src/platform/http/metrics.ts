@@ -24,7 +24,10 @@ export type RecordAnswer = (method: string, route: string, status: number, secon
  * Prometheus metrics per app: requests and latency per route and status, plus process figures.
  * Returns the recorder, for answers given before Fastify (early-answers.ts).
  */
-export function registerMetrics(app: FastifyInstance): RecordAnswer {
+export function registerMetrics(
+  app: FastifyInstance,
+  paths: string[] = ['/internal-backstage/prometheus'],
+): RecordAnswer {
   const own = new Registry();
   const labelNames = ['method', 'route', 'status'] as const;
   const requests = new Counter({
@@ -75,13 +78,11 @@ export function registerMetrics(app: FastifyInstance): RecordAnswer {
     done();
   });
 
-  app.get(
-    '/internal-backstage/prometheus',
-    { config: { permission: 'PUBLIC' }, schema: { hide: true } },
-    async (_request, reply) => {
+  for (const path of paths) {
+    app.get(path, { config: { permission: 'PUBLIC' }, schema: { hide: true } }, async (_request, reply) => {
       reply.type(registry.contentType);
       return registry.metrics();
-    },
-  );
+    });
+  }
   return record;
 }
