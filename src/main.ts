@@ -1,93 +1,20 @@
-import { mkdir } from 'node:fs/promises';
-import { resolve } from 'node:path';
-import { buildApp } from './app.js';
 import { loadConfig } from './config.js';
-import { startEdge } from './edge/edge.main.js';
-import { ensureAdminTokens, parseInitTokens } from './features/access/index.js';
-import { ensureAdminUser } from './features/users/index.js';
-import { openDatabase } from './platform/db/database.js';
-import { migrate } from './platform/db/migrate.js';
 
-/** How long a stop may take to finish requests in flight and write pending metrics. */
-const STOP_DEADLINE_MS = 20_000;
-
-/** config -> database -> migrate -> tokens -> app -> listen; SIGTERM/SIGINT stop it cleanly. */
+/**
+ * One program, two compositions: an edge replica (UPSTREAM_URL or EDGE_BOOTSTRAP_FILE, src/edge/,
+ * no database) or the service (src/serve.ts). Each is imported only when chosen, so that the
+ * bundle (scripts/bundle.mjs splits it at these imports) loads an edge replica without the
+ * admin API, the stores and the database drivers: less to parse and keep in memory.
+ */
 async function main() {
   const started = performance.now();
   const config = loadConfig();
-  const initTokens = parseInitTokens(config.INIT_ADMIN_API_TOKENS);
-  const say = (message: string) => process.stdout.write(`${message}\n`);
-  // Edge mode: a replica of an upstream service, without a database (src/edge/).
-  if (config.UPSTREAM_URL || config.EDGE_BOOTSTRAP_FILE) return startEdge(config, say);
-
-  let dataDir: string | undefined;
-  if (config.DATABASE_URL) {
-    say('Connecting to PostgreSQL (DATABASE_URL)…');
-  } else {
-    dataDir = resolve(config.DATA_DIR);
-    await mkdir(dataDir, { recursive: true });
-    say(`Opening the embedded PostgreSQL (PGlite) in ${dataDir} (a new database takes a few seconds)…`);
+  if (config.UPSTREAM_URL || config.EDGE_BOOTSTRAP_FILE) {
+    const { startEdge } = await import('./edge/edge.main.js');
+    return startEdge(config, (message) => process.stdout.write(`${message}\n`));
   }
-  const database = await openDatabase({
-    url: config.DATABASE_URL,
-    dataDir,
-    poolSize: config.DATABASE_POOL_SIZE,
-    preparedStatements: config.DATABASE_PREPARED_STATEMENTS,
-    sharedBuffersMb: config.PGLITE_SHARED_BUFFERS_MB,
-  });
-  const applied = await migrate(database);
-  if (applied.length > 0) say(`Applied migrations: ${applied.join(', ')}`);
-
-  const generated = await ensureAdminTokens(database.db, initTokens);
-  if (generated) {
-    say('No API token existed, so one admin token was created. It is shown only now; keep it safe:');
-    say(`  ${generated}`);
-    say('Use it as the Authorization header of admin API requests.');
-  }
-
-  const admin = await ensureAdminUser(database.db, {
-    username: config.INIT_ADMIN_USER,
-    ...(config.INIT_ADMIN_PASSWORD !== undefined && { password: config.INIT_ADMIN_PASSWORD }),
-  });
-  if (admin?.generated) {
-    say(
-      `No user existed, so the Admin user "${admin.username}" was created. Its password is shown only now:`,
-    );
-    say(`  ${admin.generated}`);
-    say('Sign in with it in the web UI (the address below) and change it.');
-  } else if (admin) {
-    say(`No user existed, so the Admin user "${admin.username}" was created with INIT_ADMIN_PASSWORD.`);
-  }
-
-  const app = await buildApp({ database, config, now: () => new Date() });
-  let stopping = false;
-  const stop = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    app.log.info({ signal }, 'stopping: finishing requests in flight');
-    // A stop that cannot finish (a connection or a database call that never ends) must not keep
-    // the process alive: an orchestrator waits for it to exit before starting the next one.
-    setTimeout(() => {
-      app.log.error({ signal, pending: process.getActiveResourcesInfo() }, 'stop took too long; exiting');
-      process.exit(1);
-    }, STOP_DEADLINE_MS).unref();
-    try {
-      await app.close();
-      await database.close();
-      process.exit(0);
-    } catch (error) {
-      app.log.error({ err: error }, 'error while stopping');
-      process.exit(1);
-    }
-  };
-  process.on('SIGTERM', () => void stop('SIGTERM'));
-  process.on('SIGINT', () => void stop('SIGINT'));
-
-  await app.listen({ port: config.PORT, host: config.HOST });
-  const ms = Math.round(performance.now() - started);
-  say(
-    `Listening on http://localhost:${config.PORT}${config.BASE_URI_PATH}/ (${database.engine}, ready in ${ms} ms). Web UI there; API docs: /docs`,
-  );
+  const { startService } = await import('./serve.js');
+  return startService(config, started);
 }
 
 main().catch((error: unknown) => {

@@ -85,7 +85,7 @@ export const clientApiRoutes = ({ configuration, reporting, now }: SdkPorts) =>
           reply,
           ready,
           gzip,
-          request.method === 'GET' ? request.headers['if-none-match'] : undefined,
+          request.method === 'POST' ? undefined : request.headers['if-none-match'],
         ),
       );
     };
