@@ -98,6 +98,11 @@ export class BootstrapFile implements UpstreamApi {
     });
   }
 
+  /** The listed tokens are the valid ones: there is nobody else to ask. */
+  async accepts(token: EdgeToken): Promise<boolean> {
+    return this.tokens.has(token.token) || this.startup.has(token.token);
+  }
+
   /** The file, unchanged (its hash as the ETag) or parsed; throws when it cannot be read or parsed. */
   async features(_token: string, etag: string | undefined): Promise<FetchResult> {
     const text = await readFile(this.path, 'utf8');

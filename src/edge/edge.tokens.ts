@@ -72,7 +72,8 @@ function toPrincipal(token: EdgeToken): Principal {
 }
 
 /**
- * The tokens SDKs send to an edge replica, checked with the upstream (`POST /edge/validate`) and
+ * The tokens SDKs send to an edge replica, checked with the upstream (`POST /edge/validate` for
+ * the scope, then the token itself on the upstream's SDK API: `Upstream.accepts`) and
  * remembered for `revalidateMs` (EDGE_TOKEN_REVALIDATION_SECONDS, a minute by default; Unleash
  * Edge's default is an hour): a token revoked upstream is refused within that. While the upstream is away a token known valid stays valid (the
  * replica keeps serving); an unknown one is refused. A valid token whose environment and
@@ -129,6 +130,8 @@ export class EdgeTokens {
     let token: EdgeToken | null;
     try {
       [token = null] = await this.upstream.validate([secret]);
+      // `/edge/validate` gives the scope; the SDK API says whether the token still works.
+      if (token && !(await this.upstream.accepts(token))) token = null;
     } catch {
       // The upstream is away: what was known stays as it was, so does what the backup knew; a
       // token never seen cannot be checked, which is not the token's fault: 503, and the SDK

@@ -12,7 +12,7 @@ export type FetchResult =
   | { status: 'refused'; code: number };
 
 /** What a replica asks of its upstream: an HTTP server (`Upstream`) or a file (edge.offline.ts). */
-export type UpstreamApi = Pick<Upstream, 'validate' | 'features' | 'bulkMetrics' | 'stream'>;
+export type UpstreamApi = Pick<Upstream, 'validate' | 'accepts' | 'features' | 'bulkMetrics' | 'stream'>;
 
 /** The replica's requests to its upstream (this service or an Unleash server). */
 export class Upstream {
@@ -56,6 +56,25 @@ export class Upstream {
           : undefined;
       return type ? [{ token: t.token, type, environment: t.environment, projects: t.projects }] : [];
     });
+  }
+
+  /**
+   * Whether the upstream's SDK API still takes `token`, asked with the token itself: a client
+   * token asks for one flag by name (a 404 is a yes), a frontend token for its flags. Needed
+   * because Unleash 8.2's `/edge/validate` answers from a token cache it never reloads, so it
+   * went on vouching for a deleted token for minutes after its SDK API refused it
+   * (test/edge-unleash.test.ts). Throws when unreachable or when the answer tells nothing.
+   */
+  async accepts(token: EdgeToken): Promise<boolean> {
+    const path = token.type === 'client' ? '/api/client/features/flagship-edge-token-check' : '/api/frontend';
+    const response = await fetch(this.root + path, {
+      headers: this.headers(token.token),
+      signal: AbortSignal.timeout(TIMEOUT_MS),
+    });
+    await response.arrayBuffer();
+    if (response.status === 401 || response.status === 403) return false;
+    if (response.ok || response.status === 404) return true;
+    throw new Error(`upstream ${path} answered ${response.status}`);
   }
 
   /** `GET /api/client/features` with the last ETag: the document when it changed. */

@@ -95,7 +95,8 @@ function flagFor(
       .filter((s) => !s.disabled)
       .map((s) => strategyFor(s, segmentConstraints, inlineSegments)),
     variants: flag.variants ?? [],
-    dependencies: flag.dependencies ?? [],
+    // Unleash sends `dependencies` only for a flag that has some.
+    ...(flag.dependencies?.length ? { dependencies: flag.dependencies } : {}),
   };
 }
 

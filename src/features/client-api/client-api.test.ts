@@ -69,7 +69,6 @@ describe('GET /api/client/features', () => {
         },
       ],
       variants: [],
-      dependencies: [],
     });
     expect(body.segments).toEqual([
       expect.objectContaining({
