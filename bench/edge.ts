@@ -12,6 +12,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { startBare } from './lib/baseline.js';
+import { pin, pinSelfApart, REST_CPUS, SERVICE_CPU } from './lib/cores.js';
 import { loadDataset } from './lib/dataset.js';
 import { type BenchDatabase, createDatabase, scratchCleanup } from './lib/db.js';
 import {
@@ -46,8 +47,15 @@ const { values } = parseArgs({
     rounds: { type: 'string', default: '3' },
     results: { type: 'string', default: fileURLToPath(new URL('RESULTS.md', import.meta.url)) },
     'no-write': { type: 'boolean', default: false },
+    // apart: the replica and the bare process on a core of their own, the load generator and the
+    // upstream on the others (docs/adr/0020); shared: the kernel shares every core among them.
+    cores: { type: 'string', default: 'apart' },
   },
 });
+if (values.cores !== 'apart' && values.cores !== 'shared') throw new Error('--cores: apart or shared');
+// Before any child starts: they inherit this process's cores, and the measured ones move after.
+const apart = values.cores === 'apart' && pinSelfApart();
+if (values.cores === 'apart' && !apart) console.log('cannot pin processes to cores here: cores shared');
 const engine = values.engine;
 if (engine !== 'postgres' && engine !== 'pglite') throw new Error('--engine must be postgres or pglite');
 const flags = Number(values.flags);
@@ -224,6 +232,16 @@ async function run(db: BenchDatabase): Promise<{ rows: Row[]; notes: string[]; d
       `Edge replica: spawn → "Edge mode: serving development" line ${edge.spawnToReadyMs.toFixed(0)} ms (${edge.internalReadyMs} ms from its own start: token validation and first configuration fetch).`,
     );
     bare = await startBare();
+    if (apart) {
+      pin(edge.pid, String(SERVICE_CPU));
+      pin(bare.pid, String(SERVICE_CPU));
+      notes.push(
+        `Cores apart (docs/adr/0020): the edge replica and the bare process on core ${SERVICE_CPU} (only one of them under load at a time), the load generator (this process) and the upstream on ${REST_CPUS}.`,
+      );
+    } else
+      notes.push(
+        'Cores shared: the kernel shares every core among the replica, the bare process, the load generator and the upstream.',
+      );
     const edgeBase = `http://127.0.0.1:${edge.port}`;
     const features = `${edgeBase}/api/client/features`;
     const clientHeaders = { authorization: clientToken, 'unleash-client-spec': CLIENT_SPEC };
@@ -367,6 +385,7 @@ async function run(db: BenchDatabase): Promise<{ rows: Row[]; notes: string[]; d
       log(`Round ${round + 1}/${rounds}: ${line.join(', ')} req/s`);
     }
     const rssAfter = rssMb(edge.pid);
+    const bareRssAfter = rssMb(bare.pid);
 
     const agg = (key: string) => {
       const rs = runs.get(key) ?? [];
@@ -464,13 +483,14 @@ async function run(db: BenchDatabase): Promise<{ rows: Row[]; notes: string[]; d
       scenario: 'Edge process after the load',
       figure: 'RSS (VmRSS)',
       value: rssAfter,
+      baseline: bareRssAfter,
       unit: 'MB',
       target: 80,
       lowerIsBetter: true,
-      note: `one Node process (${process.env.BENCH_DIST === '1' ? `dist/main.js with npm start's flags ${startNodeFlags().join(' ')}` : 'tsx loader'}${process.env.EDGE_NODE_ARGS ? `, EDGE_NODE_ARGS ${process.env.EDGE_NODE_ARGS}` : ''})`,
+      note: `one Node process (${process.env.BENCH_DIST === '1' ? `dist/main.js with npm start's flags ${startNodeFlags().join(' ')}` : 'tsx loader'}${process.env.EDGE_NODE_ARGS ? `, EDGE_NODE_ARGS ${process.env.EDGE_NODE_ARGS}` : ''}${process.env.MALLOC_ARENA_MAX ? `, MALLOC_ARENA_MAX=${process.env.MALLOC_ARENA_MAX}` : ''}); baseline: the bare Fastify process after the same runs`,
     });
     notes.push(
-      `${rounds} rounds of ${durationS} s per case (after one ${warmupS} s warm-up per case), ${connections} connections, cases in rotating order per round; throughput is the mean of the rounds, the ratio to the bare route the median of the per-round ratios (each against the bare route of the same round), p50/p99 pooled over all responses of the rounds. The load generator (autocannon or the Node http loop) runs in the bench process on the same 2 cores as the edge replica, so the bare route is capped by the load generator as much as by Fastify: read the ratios, not the absolute figures.`,
+      `${rounds} rounds of ${durationS} s per case (after one ${warmupS} s warm-up per case), ${connections} connections, cases in rotating order per round; throughput is the mean of the rounds, the ratio to the bare route the median of the per-round ratios (each against the bare route of the same round), p50/p99 pooled over all responses of the rounds. The load generator (autocannon or the Node http loop) runs in the bench process on this machine, so the bare route is capped by the load generator as much as by Fastify: read the ratios, not the absolute figures.`,
       `Bare route: autocannon ${bareA.rps.toFixed(0)} req/s (per round ${bareA.perRound.map((v) => v.toFixed(0)).join(' / ')}; ${(bareA.requests / Math.max(bareA.cpuS, 0.01)).toFixed(0)} requests per CPU-second of the bare process), Node http client ${bareNodeA.rps.toFixed(0)} req/s.`,
       'Per CPU: the edge replica is one Node process (one event loop, at most about one core), so its req/s is already a one-CPU figure; "requests per CPU-second" divides the requests by the CPU time the edge process actually used, which is the fairer comparison with Unleash Edge\'s published per-CPU figures (measured on other hardware with a separate load generator: an informal comparison only).',
     );
@@ -495,7 +515,7 @@ try {
       `### Edge mode (upstream on ${engine === 'postgres' ? 'PostgreSQL' : 'PGlite'})`,
       '',
       `Run ${new Date().toISOString().slice(0, 10)} on ${machineFacts()}${process.env.BENCH_DIST === '1' ? ', service and replica from dist/main.js' : ', service and replica under tsx'}.`,
-      `Command: \`npx tsx bench/edge.ts --engine ${engine} --flags ${flags} --strategies ${strategies} --connections ${connections} --duration ${durationS} --rounds ${rounds}\`.`,
+      `Command: \`npx tsx bench/edge.ts --engine ${engine} --flags ${flags} --strategies ${strategies} --connections ${connections} --duration ${durationS} --rounds ${rounds} --cores ${apart ? 'apart' : 'shared'}\`.`,
       `Dataset: ${dataset}.`,
       '',
       markdownTable(rows),
