@@ -1,4 +1,5 @@
-import { readdir, readFile } from 'node:fs/promises';
+import { readdirSync, readFileSync } from 'node:fs';
+import { readdir, readFile, stat, utimes } from 'node:fs/promises';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
@@ -184,6 +185,21 @@ describe.runIf(onPostgres)('two instances starting together on one empty Postgre
   );
 });
 
+/** The command lines of the processes whose parent is `pid`, from /proc. */
+function childrenOf(pid: number): string[] {
+  return readdirSync('/proc')
+    .filter((entry) => /^\d+$/.test(entry))
+    .flatMap((entry) => {
+      try {
+        const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+        const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+        return ppid === pid ? [readFileSync(`/proc/${entry}/cmdline`, 'utf8').replaceAll('\0', ' ')] : [];
+      } catch {
+        return []; // ended meanwhile
+      }
+    });
+}
+
 // `npm start` runs scripts/start.mjs: the bundle, built first when missing or older than the
 // sources. One engine only: both would write the same dist/main.js at once.
 describe.runIf(!onPostgres)('npm start', () => {
@@ -195,10 +211,18 @@ describe.runIf(!onPostgres)('npm start', () => {
       const pkg = JSON.parse(await readFile(new URL('../package.json', import.meta.url), 'utf8'));
       const args = (pkg.scripts.start as string).split(/\s+/).slice(1);
       expect(args.at(-1)).toBe('scripts/start.mjs');
+      // A build setting newer than the bundle makes it stale: this start builds.
+      const now = new Date();
+      await utimes(new URL('../scripts/bundle.mjs', import.meta.url), now, now);
       const service = await startService(store.env, SLOW, args);
       expect((await service.request('/health', undefined)).status).toBe(200);
       const built = await readdir(new URL('../dist/', import.meta.url));
       expect(built).toContain('main.js');
+      const bundled = await stat(new URL('../dist/main.js', import.meta.url));
+      expect(bundled.mtimeMs).toBeGreaterThanOrEqual(now.getTime() - 1000);
+      // The builders ran as processes of their own and ended: nothing of them stays with the
+      // service (esbuild's API would leave its binary running as a child, some 270 MB).
+      expect(childrenOf(service.pid)).toEqual([]);
       expect(await service.stop('SIGTERM')).toBe(0);
     },
     SLOW,

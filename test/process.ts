@@ -18,6 +18,8 @@ export async function freePort(): Promise<number> {
 
 export interface Service {
   url: string;
+  /** The process's id (the node process itself, not a shell). */
+  pid: number;
   /** Everything the process printed so far. */
   stdout(): string;
   stderr(): string;
@@ -69,6 +71,7 @@ export async function startService(
   const url = `http://127.0.0.1:${port}`;
   const service: Service = {
     url,
+    pid: child.pid ?? -1,
     stdout: () => out,
     stderr: () => err,
     exited,
