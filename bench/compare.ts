@@ -41,6 +41,12 @@ const SCENARIOS = [
   'client-200',
   'client-gzip',
   'client-304',
+  'search',
+  'search-broad',
+  'export',
+  'overview',
+  'health',
+  'frontend',
   'put',
   'create',
 ] as const;
@@ -52,6 +58,8 @@ interface Side {
   child: Child;
   admin: Api;
   client?: Api;
+  /** A frontend token of all projects in development (the frontend API case). */
+  frontend?: string;
   etag?: string;
   startMs: number;
   loadMs: number;
@@ -227,6 +235,13 @@ export async function compare(argv: string[]): Promise<number> {
         projects: ['*'],
       });
       s.client = new Api(s.admin.base, token.json<{ secret: string }>().secret);
+      const frontend = await s.admin.ok('POST', '/api/admin/api-tokens', {
+        type: 'frontend',
+        tokenName: 'bench-frontend',
+        environment: 'development',
+        projects: ['*'],
+      });
+      s.frontend = frontend.json<{ secret: string }>().secret;
       log(`  ${s.label}: loaded in ${(s.loadMs / 1000).toFixed(1)} s (${s.loadRequests} admin requests)`);
     }
 
@@ -350,6 +365,56 @@ export async function compare(argv: string[]): Promise<number> {
           'accept-encoding': 'identity',
         }),
         expect: [304],
+      },
+      {
+        // What the flag list of the web UI asks: a text query with filters, one page.
+        key: 'search',
+        name: 'GET search (query, type and state filters, limit 50)',
+        method: 'GET',
+        path: '/api/admin/search/features?query=flag&type=IS:release&state=IS:active&limit=50',
+        expect: [200],
+      },
+      {
+        key: 'search-broad',
+        name: 'GET search (every flag matches, sorted by name, a deep page)',
+        method: 'GET',
+        path: '/api/admin/search/features?query=bench&sortBy=name&sortOrder=asc&limit=50&offset=150',
+        expect: [200],
+      },
+      {
+        key: 'export',
+        name: 'POST features-batch/export (every flag, one environment)',
+        method: 'POST',
+        path: '/api/admin/features-batch/export',
+        headers: () => json,
+        body: () => {
+          const b = JSON.stringify({ environment: 'development', features: [] });
+          return () => b;
+        },
+        expect: [200],
+        heavy: { connections: Math.min(2, connections) },
+      },
+      {
+        key: 'overview',
+        name: 'GET project overview',
+        method: 'GET',
+        path: `/api/admin/projects/${PROJECT}/overview`,
+        expect: [200],
+      },
+      {
+        key: 'health',
+        name: 'GET project health report',
+        method: 'GET',
+        path: `/api/admin/projects/${PROJECT}/health-report`,
+        expect: [200],
+      },
+      {
+        key: 'frontend',
+        name: 'GET /api/frontend (frontend token, one context)',
+        method: 'GET',
+        path: '/api/frontend?appName=web&userId=u7&sessionId=s3',
+        headers: (s) => ({ authorization: s.frontend ?? '' }),
+        expect: [200],
       },
       {
         key: 'put',
@@ -665,6 +730,19 @@ async function runCase(
         statuses[Number(k)] = (statuses[Number(k)] ?? 0) + v;
     const requests = rs.reduce((a, f) => a + f.requests, 0);
     const errors = rs.reduce((a, f) => a + f.errors, 0);
+    // A server error is a defect to find: what the process logged about it goes into the notes.
+    if (Object.keys(statuses).some((k) => Number(k) >= 500)) {
+      const logged = s.child
+        .output()
+        .split('\n')
+        .filter((line) => /"level":(50|60)|error/i.test(line))
+        .slice(-3)
+        .map((line) => line.slice(0, 400));
+      result.notes.push(
+        `${s.label} answered ${JSON.stringify(statuses)}; its last error lines: ${logged.join(' | ') || '(none)'}`,
+      );
+      log(`  ${s.label} server errors; logged: ${logged.join('\n    ') || '(none)'}`);
+    }
     result.results.set(s.key, {
       side: s,
       rounds: rs,

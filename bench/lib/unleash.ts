@@ -57,6 +57,8 @@ export const UNLEASH_ENV: Record<string, string> = {
   // Default 20,000 requests per minute per token kind and for the SDK API (333 req/s): lifted.
   TOKEN_AUTHENTICATION_RATE_LIMIT_PER_MINUTE: '100000000',
   SDK_API_RATE_LIMIT_PER_MINUTE: '100000000',
+  // Default 15 searches per minute: every search of the load would be a 429.
+  SEARCH_FEATURES_RATE_LIMIT_PER_MINUTE: '100000000',
   // Default 5,000 flags per instance: the create scenario could reach it.
   UNLEASH_FEATURE_FLAGS_LIMIT: '1000000',
 };
