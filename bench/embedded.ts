@@ -16,7 +16,7 @@
  * restart, and whether a commit is flushed to disk (fsync).
  */
 import { spawn } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -28,7 +28,9 @@ import { machineFacts, markdownTable, printTable, type Row, writeSection } from 
 import {
   ADMIN_TOKEN,
   type Child,
+  childPids,
   freePort,
+  pssMb,
   ROOT,
   startChild,
   startNodeFlags,
@@ -72,34 +74,9 @@ async function ensureEmbeddedPostgres(): Promise<void> {
   });
 }
 
-/** Proportional set size of a process in MB (its share of pages shared with others). */
-function pssMb(pid: number): number {
-  try {
-    const kb = /^Pss:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'));
-    return kb ? Number(kb[1]) / 1024 : 0;
-  } catch {
-    return 0; // gone meanwhile (a backend that ended)
-  }
-}
-
-/** The pid and every descendant of it, from /proc. */
+/** The pid and every descendant of it. */
 function tree(root: number): number[] {
-  const children = new Map<number, number[]>();
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
-    } catch {}
-  }
-  const out: number[] = [];
-  const walk = (pid: number) => {
-    out.push(pid);
-    for (const c of children.get(pid) ?? []) walk(c);
-  };
-  walk(root);
-  return out;
+  return [root, ...childPids(root).flatMap(tree)];
 }
 
 interface EmbeddedServer {

@@ -11,6 +11,7 @@ import { testConfig } from '../src/config.js';
 import { type EdgeApp, openEdge } from '../src/edge/edge.main.js';
 import { type DbProxy, startDbProxy } from './db-proxy.js';
 import { withDatabase } from './global-setup.js';
+import { within } from './within.js';
 
 /**
  * Edge mode in front of a real Unleash 8.2, as a team replacing Unleash Edge runs it: Unleash is
@@ -58,15 +59,6 @@ const newToken = async (type: 'client' | 'frontend') =>
       projects: ['*'],
     })
   ).secret as string;
-
-/** Resolves once `check` holds, failing after `ms`. */
-async function within(ms: number, check: () => boolean | Promise<boolean>): Promise<void> {
-  const started = Date.now();
-  while (!(await check())) {
-    if (Date.now() - started > ms) throw new Error(`not within ${ms} ms`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 /** A replica of `upstream` (Unleash through the proxy, or another replica), listening. */
 async function startEdge(upstream: string, extra: Parameters<typeof testConfig>[0] = {}) {

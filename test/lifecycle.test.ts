@@ -1,7 +1,8 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { readdir, readFile, stat, utimes } from 'node:fs/promises';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
+import { childPids } from '../bench/lib/service.js';
 import {
   engineStore,
   killAll,
@@ -185,20 +186,9 @@ describe.runIf(onPostgres)('two instances starting together on one empty Postgre
   );
 });
 
-/** The command lines of the processes whose parent is `pid`, from /proc. */
-function childrenOf(pid: number): string[] {
-  return readdirSync('/proc')
-    .filter((entry) => /^\d+$/.test(entry))
-    .flatMap((entry) => {
-      try {
-        const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-        const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-        return ppid === pid ? [readFileSync(`/proc/${entry}/cmdline`, 'utf8').replaceAll('\0', ' ')] : [];
-      } catch {
-        return []; // ended meanwhile
-      }
-    });
-}
+/** The command lines of the processes whose parent is `pid`. */
+const childrenOf = (pid: number) =>
+  childPids(pid).map((child) => readFileSync(`/proc/${child}/cmdline`, 'utf8').replaceAll('\0', ' '));
 
 // `npm start` runs scripts/start.mjs: the bundle, built first when missing or older than the
 // sources. One engine only: both would write the same dist/main.js at once.

@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 
@@ -107,6 +107,29 @@ export function stopChild(child: Child | ChildProcess, graceMs = 5_000): Promise
 /** Stops every child still running (cleanup on success and on failure). */
 export async function stopAll(): Promise<void> {
   await Promise.all([...running].map((p) => stopChild(p, 2_000)));
+}
+
+/** Proportional set size of a process in MB (its share of pages shared with others); 0 once gone. */
+export function pssMb(pid: number): number {
+  try {
+    const kb = /^Pss:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'));
+    return kb ? Number(kb[1]) / 1024 : 0;
+  } catch {
+    return 0;
+  }
+}
+
+/** The processes whose parent is `pid`, from /proc (Linux). */
+export function childPids(pid: number): number[] {
+  return readdirSync('/proc').flatMap((entry) => {
+    if (!/^\d+$/.test(entry)) return [];
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid ? [Number(entry)] : [];
+    } catch {
+      return []; // ended meanwhile
+    }
+  });
 }
 
 /** Resident set size of a process in MB, from /proc/<pid>/status (VmRSS). */

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { InMemStorageProvider, startUnleash } from 'unleash-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { within } from '../../test/within.js';
 import { loadConfig, testConfig } from '../config.js';
 import { type EdgeApp, openEdge } from './edge.main.js';
 import { parseBootstrap } from './edge.offline.js';
@@ -26,14 +27,6 @@ function write(content: unknown) {
 }
 
 const get = (path: string, secret: string) => fetch(url + path, { headers: { authorization: secret } });
-
-async function within(ms: number, check: () => Promise<boolean>) {
-  const started = Date.now();
-  while (!(await check())) {
-    if (Date.now() - started > ms) throw new Error(`not within ${ms} ms`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 beforeAll(async () => {
   write({ checkout: { enabled: true, variant: 'blue' }, legacy: { enabled: false } });

@@ -7,6 +7,7 @@ import { InMemoryStorageProvider, UnleashClient } from 'unleash-proxy-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_TOKEN, startTestApp, type TestApp, uniqueName } from '../../test/harness.js';
 import { freePort, killAll, startService } from '../../test/process.js';
+import { within } from '../../test/within.js';
 import { loadConfig, testConfig } from '../config.js';
 import { type EdgeApp, openEdge } from './edge.main.js';
 import { parsePretrusted } from './edge.tokens.js';
@@ -60,16 +61,6 @@ const post = (base: string, path: string, secret: string, body: unknown) =>
     headers: { authorization: secret, 'content-type': 'application/json' },
     body: JSON.stringify(body),
   });
-
-/** Resolves once `check` holds, failing after `ms`. */
-async function within(ms: number, check: () => boolean | Promise<boolean>): Promise<number> {
-  const started = Date.now();
-  while (!(await check())) {
-    if (Date.now() - started > ms) throw new Error(`not within ${ms} ms`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  return Date.now() - started;
-}
 
 beforeAll(async () => {
   t = await startTestApp();
