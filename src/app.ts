@@ -24,7 +24,12 @@ import { changeVersion, eventRoutes } from './features/events/index.js';
 import { featureTypeRoutes } from './features/feature-types/index.js';
 import { findFlagArchivedState } from './features/flag-rows/index.js';
 import { flagRoutes, startStalenessJob } from './features/flags/index.js';
-import { corsSettingRoutes, FrontendOrigins, frontendApiRoutes } from './features/frontend-api/index.js';
+import {
+  answerFrontendEarly,
+  corsSettingRoutes,
+  FrontendOrigins,
+  frontendApiRoutes,
+} from './features/frontend-api/index.js';
 import { groupRoutes } from './features/groups/index.js';
 import { instanceRoutes } from './features/instance/index.js';
 import { inviteRoutes } from './features/invites/index.js';
@@ -202,6 +207,13 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   answerNotModifiedEarly(app, deps.config, { configuration, known, record: recordAnswer });
   await app.register(clientDeltaRoutes(sdk));
   await app.register(frontendApiRoutes(sdk));
+  // Frontend SDKs polling with the context of their last poll, answered before routing too.
+  answerFrontendEarly(
+    app,
+    deps.config,
+    { configuration, known, origins: () => origins.current(), now: deps.now, record: recordAnswer },
+    { all: false },
+  );
   await app.register(ofrepRoutes(sdk));
   await app.register(applicationRoutes(deps));
   await app.register(addonRoutes(deps));

@@ -1,9 +1,9 @@
-import { request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api } from './api.js';
 import { configSql } from './config-sql.js';
 import { ADMIN_TOKEN, startTestApp, type TestApp, uniqueName } from './harness.js';
+import { listeningApp, rawRequest } from './raw-http.js';
 
 /**
  * The SDK poll that finds nothing new is answered before Fastify routes it
@@ -14,38 +14,12 @@ import { ADMIN_TOKEN, startTestApp, type TestApp, uniqueName } from './harness.j
 let t: TestApp;
 let port: number;
 /** `METHOD url` of every request Fastify answered (a hook of this test). */
-const reached: string[] = [];
+let reached: string[] = [];
 let client: string;
 const flag = uniqueName('early');
 
-interface Raw {
-  status: number;
-  /** Header names and values as sent, in order, without Date (the clock's). */
-  headers: [string, string][];
-  body: string;
-}
-
-const raw = (path: string, headers: Record<string, string>, method = 'GET', at = port): Promise<Raw> =>
-  new Promise((resolve, reject) => {
-    // Host, port and path apart: a URL would drop the empty query of `features?`.
-    const req = httpRequest({ host: '127.0.0.1', port: at, path, method, headers }, (res) => {
-      let body = '';
-      res.setEncoding('latin1');
-      res.on('data', (chunk: string) => {
-        body += chunk;
-      });
-      res.on('end', () => {
-        const pairs: [string, string][] = [];
-        for (let i = 0; i < res.rawHeaders.length; i += 2) {
-          const name = res.rawHeaders[i] as string;
-          if (name.toLowerCase() !== 'date') pairs.push([name, res.rawHeaders[i + 1] as string]);
-        }
-        resolve({ status: res.statusCode ?? 0, headers: pairs, body });
-      });
-    });
-    req.on('error', reject);
-    req.end();
-  });
+const raw = (path: string, headers: Record<string, string>, method = 'GET', at = port) =>
+  rawRequest(at, path, headers, method);
 
 /** Whether the request reached Fastify (the hook saw it) since `from` entries. */
 const reachedSince = (from: number, what: string) => reached.slice(from).includes(what);
@@ -61,15 +35,7 @@ const etagOf = async (token: string, encoding: string, more: Record<string, stri
 };
 
 beforeAll(async () => {
-  t = await startTestApp({
-    beforeReady: (app) =>
-      app.addHook('onResponse', (request, _reply, done) => {
-        reached.push(`${request.method} ${request.url}`);
-        done();
-      }),
-  });
-  await t.app.listen({ port: 0, host: '127.0.0.1' });
-  port = (t.app.server.address() as AddressInfo).port;
+  ({ t, port, reached } = await listeningApp());
   await api(t).createFlag('default', { name: flag });
   client = await configSql(t).addToken('client', ['*'], 'development');
 });

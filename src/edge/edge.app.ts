@@ -3,7 +3,7 @@ import type { Static } from 'typebox';
 import type { Config } from '../config.js';
 import { answerNotModifiedEarly, clientApiRoutes, type SdkPorts } from '../features/client-api/index.js';
 import { clientDeltaRoutes } from '../features/client-delta/index.js';
-import { frontendApiRoutes } from '../features/frontend-api/index.js';
+import { answerFrontendEarly, frontendApiRoutes } from '../features/frontend-api/index.js';
 import { ofrepRoutes } from '../features/ofrep/index.js';
 import { EdgeTokenList, ValidEdgeTokens } from '../features/shapes/index.js';
 import { registerAuth } from '../platform/http/auth.js';
@@ -92,6 +92,19 @@ export async function buildEdgeApp({ config, configuration, tokens, reporting }:
   await app.register(
     frontendApiRoutes(ports, { alsoAt: ['/api/proxy'], all: !config.EDGE_DISABLE_ALL_ENDPOINT }),
   );
+  if (!config.EDGE_BASE_PATH)
+    answerFrontendEarly(
+      app,
+      config,
+      {
+        configuration,
+        known: (secret) => tokens.known(secret),
+        origins: () => origins,
+        now: ports.now,
+        record: recordAnswer,
+      },
+      { all: !config.EDGE_DISABLE_ALL_ENDPOINT },
+    );
   await app.register(ofrepRoutes(ports));
   // Before the server closes: open upstream streams and timers would keep the process alive.
   app.addHook('preClose', async () => {

@@ -193,6 +193,20 @@ describe('serving', () => {
     expect(reached.slice(from)).toEqual(['GET /api/client/features']);
   });
 
+  it("answers a frontend SDK's repeated poll before routing, with the route's headers, on /api/frontend and /all", async () => {
+    const headersOf = (res: Response) => [...res.headers].filter(([name]) => name !== 'date');
+    for (const path of ['/api/frontend', '/api/frontend/all']) {
+      const url = `${path}?userId=u7&appName=edge-test&sessionId=early-${path.length}`;
+      const from = reached.length;
+      const routed = await get(edgeUrl, url, tokens.frontend, { 'accept-encoding': 'gzip' });
+      const early = await get(edgeUrl, url, tokens.frontend, { 'accept-encoding': 'gzip' });
+      expect(routed.status).toBe(200);
+      expect(reached.slice(from), path).toEqual([`GET ${url}`]);
+      expect(headersOf(early)).toEqual(headersOf(routed));
+      expect(await early.json()).toEqual(await routed.json());
+    }
+  });
+
   it('answers the frontend API and OFREP exactly as the upstream does, for many contexts', async () => {
     for (let i = 0; i < 40; i++) {
       const query = `userId=u${i}&appName=${i % 3 === 0 ? 'other' : 'edge-test'}&sessionId=s${i}`;

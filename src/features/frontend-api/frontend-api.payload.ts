@@ -30,6 +30,9 @@ export interface FrontendAnswer {
   gzipped(): Buffer;
 }
 
+/** Below this, compressing an answer is not worth a header. */
+export const GZIP_FROM_BYTES = 1024;
+
 /** Answers kept per environment snapshot and token scope (replaced with the snapshot). */
 const ANSWERS_MAX = 10_000;
 const ANSWERS_MAX_BYTES = 64 * 1024 * 1024;

@@ -6,7 +6,7 @@ import { routes, sendEmpty, whenReady } from '../../platform/http/routes.js';
 import { errorResponses } from '../../platform/http/schemas.js';
 import { acceptsGzip, matchesEtag, type SdkPorts } from '../client-api/index.js';
 import { contextFromQuery } from './frontend-api.context.js';
-import type { FrontendAnswer } from './frontend-api.payload.js';
+import { type FrontendAnswer, GZIP_FROM_BYTES } from './frontend-api.payload.js';
 import {
   FrontendAllFeatures,
   FrontendFeature,
@@ -26,9 +26,6 @@ import {
 
 const TAGS = ['Frontend API'];
 const PREFIX = '/api/frontend';
-
-/** Below this, compressing is not worth a header. */
-const GZIP_FROM_BYTES = 1024;
 
 /**
  * The answer as it was serialised once; 304 for a GET whose `If-None-Match` names its ETag. A kept

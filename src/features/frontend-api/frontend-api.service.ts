@@ -54,12 +54,7 @@ function answerFrom(
   sent: string | undefined,
   includeDisabled: boolean,
 ): FrontendResult {
-  const { projects, environment } = scopeOf(principal);
-  const snapshot = config.environment(environment);
-  const memoKey = `${includeDisabled ? 'frontend-all' : 'frontend'}|${projectsKey(projects)}`;
-  const scope = snapshot.memo<FrontendScope>(memoKey, () =>
-    frontendScope(snapshot, projects, includeDisabled),
-  );
+  const { snapshot, scope, environment } = scopeFor(config, principal, includeDisabled);
   // The request's address is part of the context when none is given: part of the key too.
   const sentKey = sent === undefined ? undefined : `${clientIp}|${sent}`;
   const now = clock();
@@ -74,6 +69,33 @@ function answerFrom(
   const until = heldUntil(scope, time, context.currentTime !== undefined);
   scope.answers.set(sentKey ?? key, { answer: evaluated.answer, until });
   return { answer: evaluated.answer, kept: true };
+}
+
+/** The token's scope in its environment's snapshot, built once per snapshot. */
+function scopeFor(config: Configuration, principal: Principal, includeDisabled: boolean) {
+  const { projects, environment } = scopeOf(principal);
+  const snapshot = config.environment(environment);
+  const memoKey = `${includeDisabled ? 'frontend-all' : 'frontend'}|${projectsKey(projects)}`;
+  const scope = snapshot.memo<FrontendScope>(memoKey, () =>
+    frontendScope(snapshot, projects, includeDisabled),
+  );
+  return { snapshot, scope, environment };
+}
+
+/**
+ * The answer `frontendFeatures` keeps for a request spelled exactly so (the client's address and
+ * the query string, `sent`), if one holds at `time` (ms): what a repeated request is answered
+ * from before routing (frontend-api.early.ts). Undefined when the route has to work it out.
+ */
+export function keptFrontendAnswer(
+  config: Configuration,
+  principal: Principal,
+  clientIp: string,
+  sent: string,
+  includeDisabled: boolean,
+  time: number,
+): FrontendAnswer | undefined {
+  return keptFor(scopeFor(config, principal, includeDisabled).scope, `${clientIp}|${sent}`, time);
 }
 
 /** The answer kept for `key` while it holds at `time` (ms), if any. */

@@ -38,6 +38,21 @@ function policyOf(origins: string[]): CorsPolicy {
   return policy;
 }
 
+/**
+ * The CORS headers of an answer other than a preflight, as @fastify/cors gives them for these
+ * options (Vary apart: every such answer also varies on Origin). Also used by answers given
+ * before Fastify (src/features/frontend-api/frontend-api.early.ts).
+ */
+export function corsHeaders(origins: string[], origin: string | undefined): Record<string, string> {
+  const policy = policyOf(origins);
+  const headers: Record<string, string> = {};
+  if (policy.star) headers['access-control-allow-origin'] = '*';
+  else if (origin !== undefined && origins.includes(origin)) headers['access-control-allow-origin'] = origin;
+  if (!policy.any) headers['access-control-allow-credentials'] = 'true';
+  headers['access-control-expose-headers'] = EXPOSED;
+  return headers;
+}
+
 /** The request's policy, kept by the onRequest hook for the onSend hook of the same request. */
 const POLICY = Symbol('corsPolicy');
 type WithPolicy = { [POLICY]?: CorsPolicy };
@@ -100,12 +115,7 @@ export async function registerCors(
       (request as WithPolicy)[POLICY] = policy;
       // A per-request (dynamic) origin option: Vary: Origin in every case.
       addOriginToVary(reply);
-      const origin = request.headers.origin;
-      if (policy.star) reply.header('Access-Control-Allow-Origin', '*');
-      else if (origin !== undefined && origins.includes(origin))
-        reply.header('Access-Control-Allow-Origin', origin);
-      if (!policy.any) reply.header('Access-Control-Allow-Credentials', 'true');
-      reply.header('Access-Control-Expose-Headers', EXPOSED);
+      reply.headers(corsHeaders(origins, request.headers.origin));
       done();
     };
     const origins = allowed();
