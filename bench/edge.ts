@@ -386,6 +386,18 @@ async function run(db: BenchDatabase): Promise<{ rows: Row[]; notes: string[]; d
     }
     const rssAfter = rssMb(edge.pid);
     const bareRssAfter = rssMb(bare.pid);
+    if (process.env.PROBE) {
+      const { readFileSync } = await import('node:fs');
+      for (const [name, pid] of [['edge', edge.pid], ['bare', bare.pid]] as const) {
+        log(`== ${name}\n${readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8')}\n${readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').filter((l) => /Vm|Threads/.test(l)).join('\n')}`);
+      }
+      const prom = await (await fetch(`${edgeBase}/internal-backstage/prometheus`)).text();
+      log(prom.split('\n').filter((l) => /^nodejs_heap|^nodejs_external|^process_resident/.test(l)).join('\n'));
+      for (const wait of [5, 10, 20]) {
+        await new Promise((r) => setTimeout(r, 5000 * (wait === 5 ? 1 : wait === 10 ? 1 : 2)));
+        log(`after ~${wait}s idle: edge ${rssMb(edge.pid).toFixed(1)} MB, bare ${rssMb(bare.pid).toFixed(1)} MB`);
+      }
+    }
 
     const agg = (key: string) => {
       const rs = runs.get(key) ?? [];

@@ -9,13 +9,7 @@ import { addonRoutes } from './features/addons/index.js';
 import { applicationRoutes } from './features/applications/index.js';
 import { bannerRoutes } from './features/banners/index.js';
 import { changeRequestRoutes, startChangeRequestScheduler } from './features/change-requests/index.js';
-import {
-  answerNotModifiedEarly,
-  clientApiRoutes,
-  databaseReporting,
-  type SdkPorts,
-  startRetentionJob,
-} from './features/client-api/index.js';
+import { answerNotModifiedEarly, clientApiRoutes, type SdkPorts } from './features/client-api/index.js';
 import { clientDeltaRoutes } from './features/client-delta/index.js';
 import { contextRoutes } from './features/context/index.js';
 import { dependencyRoutes } from './features/dependencies/index.js';
@@ -24,12 +18,8 @@ import { changeVersion, eventRoutes } from './features/events/index.js';
 import { featureTypeRoutes } from './features/feature-types/index.js';
 import { findFlagArchivedState } from './features/flag-rows/index.js';
 import { flagRoutes, startStalenessJob } from './features/flags/index.js';
-import {
-  answerFrontendEarly,
-  corsSettingRoutes,
-  FrontendOrigins,
-  frontendApiRoutes,
-} from './features/frontend-api/index.js';
+import { answerFrontendEarly, frontendApiRoutes } from './features/frontend-api/index.js';
+import { corsSettingRoutes, FrontendOrigins } from './features/frontend-origins/index.js';
 import { groupRoutes } from './features/groups/index.js';
 import { instanceRoutes } from './features/instance/index.js';
 import { inviteRoutes } from './features/invites/index.js';
@@ -40,6 +30,7 @@ import { playgroundRoutes } from './features/playground/index.js';
 import { projectRoutes, startHealthHistoryJob } from './features/projects/index.js';
 import { releasePlanRoutes, startReleasePlanJob } from './features/release-plans/index.js';
 import { roleRoutes } from './features/roles/index.js';
+import { databaseReporting, startRetentionJob } from './features/sdk-usage/index.js';
 import { searchRoutes } from './features/search/index.js';
 import { segmentRoutes } from './features/segments/index.js';
 import { signalRoutes } from './features/signals/index.js';

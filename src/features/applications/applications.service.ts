@@ -2,12 +2,12 @@ import type { Deps } from '../../deps.js';
 import { transaction } from '../../platform/db/index.js';
 import type { Principal } from '../../platform/http/auth.js';
 import { invalid, notFound } from '../../platform/http/errors.js';
+import { appendEvent } from '../events/index.js';
 import {
   deleteApplication as deleteApplicationRows,
   lockApplication,
   upsertApplication,
-} from '../client-api/index.js';
-import { appendEvent } from '../events/index.js';
+} from '../sdk-usage/index.js';
 import type {
   ApplicationListInput,
   ApplicationOverview,

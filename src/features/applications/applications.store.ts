@@ -2,7 +2,7 @@ import { type Kysely, sql } from 'kysely';
 import type { DB } from '../../platform/db/schema.js';
 
 /**
- * Reads of the application views: the client-api slice's tables (registrations, instances, hourly
+ * Reads of the application views: the sdk-usage slice's tables (registrations, instances, hourly
  * metrics) joined with flags and strategy definitions. Nothing here writes.
  */
 
@@ -201,7 +201,7 @@ export interface UnknownFlagRow {
   seenAt: Date;
 }
 
-/** Flag names reported since `since` that no flag has (kept bounded by the client-api slice). */
+/** Flag names reported since `since` that no flag has (kept bounded by the sdk-usage slice). */
 export async function unknownFlags(db: Kysely<DB>, since: Date): Promise<UnknownFlagRow[]> {
   const { rows } = await sql<UnknownFlagRow>`
     SELECT u.name, u.app_name AS "appName", u.environment, u.seen_at AS "seenAt"

@@ -2,7 +2,7 @@ import { type Kysely, sql } from 'kysely';
 import type { DB } from '../../platform/db/schema.js';
 
 /**
- * Reads of SDK instances and of which applications use a project: the client-api slice's tables
+ * Reads of SDK instances and of which applications use a project: the sdk-usage slice's tables
  * (instances, hourly metrics) joined with flags. Nothing here writes.
  */
 

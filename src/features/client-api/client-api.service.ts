@@ -1,4 +1,3 @@
-import type { Deps } from '../../deps.js';
 import type { Principal } from '../../platform/http/auth.js';
 import { notFound } from '../../platform/http/errors.js';
 import type { Configuration, ConfigurationSource } from '../snapshot/index.js';
@@ -8,7 +7,6 @@ import {
   clientFlagIn,
   supportsSegments,
 } from './client-api.payload.js';
-import { metricsBatch } from './metrics.batch.service.js';
 import {
   projectsKey,
   type Registration,
@@ -183,63 +181,6 @@ export async function clientFeature(
   const flag = clientFlagIn(config, scopeOf(principal), !supportsSegments(specHeader), name);
   if (!flag) throw notFound(`Could not find feature flag with name ${name}`);
   return flag;
-}
-
-export async function registerClient(
-  deps: Deps,
-  principal: Principal,
-  body: Registration,
-  clientIp: string,
-  sdkType: SdkType = null,
-) {
-  // Application and instance together or not at all, with the next batch write (one transaction
-  // for all SDKs' reports of an interval; written before the answer when METRICS_BATCH_MS is 0).
-  await metricsBatch(deps).register({
-    appName: body.appName,
-    instanceId: body.instanceId,
-    environment: scopeOf(principal).environment,
-    sdkVersion: body.sdkVersion ?? null,
-    sdkType,
-    strategies: body.strategies ?? [],
-    clientIp,
-    seenAt: deps.now(),
-  });
-}
-
-/**
- * Adds a metrics bucket to the app's batch (metrics.batch.service.ts), which writes the counters
- * and last-seen times of all SDKs in one transaction per interval.
- */
-export async function recordMetrics(
-  deps: Deps,
-  principal: Principal,
-  body: UsageReport,
-  clientIp?: string,
-  sdkType: SdkType = null,
-) {
-  await metricsBatch(deps).add({
-    appName: body.appName,
-    environment: scopeOf(principal).environment,
-    ...(body.instanceId !== undefined && { instanceId: body.instanceId }),
-    ...(clientIp !== undefined && { clientIp }),
-    sdkType,
-    bucket: body.bucket,
-  });
-}
-
-/** What SDKs report, stored in this service's database; `close` writes the pending batch. */
-export function databaseReporting(
-  deps: Deps,
-  log: { error: (obj: unknown, msg: string) => void },
-): SdkReporting & { close(): Promise<void> } {
-  // Made now, with the app's logger: the batch reports its failed writes there.
-  const batch = metricsBatch(deps, log);
-  return {
-    register: (principal, body, clientIp, sdkType) =>
-      registerClient(deps, principal, body, clientIp, sdkType),
-    metrics: (principal, body, clientIp, sdkType) => recordMetrics(deps, principal, body, clientIp, sdkType),
-    close: () => batch.close(),
-  };
 }
 
 interface BulkBody {

@@ -1,9 +1,7 @@
-export { deleteApplication, lockApplication, upsertApplication } from './applications.store.js';
 export { acceptsGzip, clientFlag, matchesEtag } from './client-api.payload.js';
 export { clientApiRoutes } from './client-api.routes.js';
-export { clientFeatures, databaseReporting, recordMetrics, registerClient } from './client-api.service.js';
+export { clientFeatures } from './client-api.service.js';
 export { answerNotModifiedEarly } from './not-modified.js';
-export { deleteExpiredClientReports, startRetentionJob } from './retention.service.js';
 export {
   projectsKey,
   type Registration,

@@ -1,5 +1,3 @@
-export { corsSettingRoutes } from './cors.routes.js';
-export { FrontendOrigins, frontendApiOrigins } from './cors.service.js';
 export { answerFrontendEarly } from './frontend-api.early.js';
 export { frontendApiRoutes } from './frontend-api.routes.js';
 export { SDK_STALENESS_MS } from './frontend-api.service.js';

@@ -1,7 +1,7 @@
 import { publicUrl } from '../../config.js';
 import type { Deps } from '../../deps.js';
 import type { Reads } from '../../platform/read-cache.js';
-import { frontendApiOrigins } from '../frontend-api/index.js';
+import { frontendApiOrigins } from '../frontend-origins/index.js';
 import { isInMaintenance } from '../maintenance/index.js';
 import { RESOURCE_LIMITS } from './resource-limits.js';
 

@@ -6,9 +6,9 @@ import { invalid } from '../../platform/http/errors.js';
 import type { Reads } from '../../platform/read-cache.js';
 import { webUrl } from '../../platform/web-url.js';
 import { appendEvent } from '../events/index.js';
+import { SDK_STALENESS_MS } from '../frontend-api/index.js';
 import type { ConfigurationSource } from '../snapshot/index.js';
 import { FRONTEND_SETTINGS, readFrontendOrigins, writeFrontendOrigins } from './cors.store.js';
-import { SDK_STALENESS_MS } from './frontend-api.service.js';
 
 /** The origins in effect: those stored through the admin API, else FRONTEND_CORS_ORIGINS. */
 const effective = (deps: Deps, stored: string[] | undefined) =>

@@ -3,7 +3,6 @@ import { transaction } from '../../platform/db/index.js';
 import { noteUnloggedChange } from '../events/index.js';
 import { lockFlagsInOrder } from '../flag-rows/index.js';
 import { markFlagsSeen } from '../flags/index.js';
-import { type Registration, upsertRegistration } from './client-api.store.js';
 import {
   addCounts,
   addVariantCounts,
@@ -15,6 +14,7 @@ import {
   type VariantRow,
 } from './metrics.batch.store.js';
 import { existingFlagNames } from './metrics.store.js';
+import { type Registration, upsertRegistration } from './registrations.store.js';
 
 /** One metrics POST of an SDK, as the batch takes it. */
 export interface MetricsReport {
