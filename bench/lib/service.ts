@@ -132,6 +132,13 @@ export function childPids(pid: number): number[] {
   });
 }
 
+/** The most memory a process has held since it started, in MB, from /proc/<pid>/status (VmHWM). */
+export function peakRssMb(pid: number): number {
+  const kb = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  if (!kb) throw new Error(`no VmHWM for pid ${pid}`);
+  return Number(kb[1]) / 1024;
+}
+
 /** Resident set size of a process in MB, from /proc/<pid>/status (VmRSS). */
 export function rssMb(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
@@ -150,13 +157,12 @@ export interface EngineTarget {
  * The node flags `npm start` passes (package.json's start script: `node <flags> scripts/start.mjs`),
  * so the bench starts the bundle as users do (docs/adr/0017).
  */
-export function startNodeFlags(): string[] {
-  const pkg = JSON.parse(readFileSync(`${ROOT}package.json`, 'utf8')) as { scripts: { start: string } };
-  const flags = /^node((?:\s+--\S+)*)\s+scripts\/start\.mjs$/.exec(pkg.scripts.start.trim());
+export function startNodeFlags(script: 'start' | 'start:edge' = 'start'): string[] {
+  const pkg = JSON.parse(readFileSync(`${ROOT}package.json`, 'utf8')) as { scripts: Record<string, string> };
+  const command = pkg.scripts[script] ?? '';
+  const flags = /^node((?:\s+--\S+)*)\s+scripts\/start\.mjs$/.exec(command.trim());
   if (!flags)
-    throw new Error(
-      `package.json's start script is not "node [--flags] scripts/start.mjs": ${pkg.scripts.start}`,
-    );
+    throw new Error(`package.json's ${script} script is not "node [--flags] scripts/start.mjs": ${command}`);
   return (flags[1] ?? '').split(/\s+/).filter(Boolean);
 }
 
