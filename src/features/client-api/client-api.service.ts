@@ -11,7 +11,6 @@ import {
   projectsKey,
   type Registration,
   type SdkReporting,
-  type SdkType,
   sdkScope,
   type UsageReport,
 } from './sdk-ports.js';
