@@ -172,7 +172,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   await app.register(signalRoutes(deps));
   await app.register(actionRoutes(deps));
   await app.register(releasePlanRoutes(deps, changes));
-  await app.register(searchRoutes(deps));
+  await app.register(searchRoutes(deps, reads));
   await app.register(featureTypeRoutes(deps));
   await app.register(maintenanceRoutes(deps, reads));
   await app.register(instanceRoutes(deps, reads));

@@ -240,7 +240,8 @@ export async function getCurrentOverview(deps: Deps, reads: Reads, projectId: st
   const [favorite, windowed, extras] = await Promise.all([
     isFavorite(deps.database.db, projectId, userIdOf(principal)),
     stats(deps, reads, projectId),
-    projectExtras(deps.database.db, projectId),
+    // Kept while nothing changes (flags, their last-seen times and the project all move the version).
+    reads.read(`project-extras\u0000${projectId}`, () => projectExtras(deps.database.db, projectId)),
   ]);
   if (!extras) throw notFound(`Could not find project with id "${projectId}".`);
   return {

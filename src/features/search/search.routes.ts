@@ -1,11 +1,12 @@
 import type { Deps } from '../../deps.js';
 import { routes } from '../../platform/http/routes.js';
 import { errorResponses } from '../../platform/http/schemas.js';
+import type { ReadCache } from '../../platform/read-cache.js';
 import { SearchQuerySchema, SearchResultSchema } from './search.schemas.js';
 import { searchFeatures } from './search.service.js';
 
-/** Flag search: the flag lists of people and scripts (no rate limit: it is cheap). */
-export const searchRoutes = (deps: Deps) =>
+/** Flag search: the flag lists of people and scripts (no rate limit: it is cheap, and kept). */
+export const searchRoutes = (deps: Deps, reads: ReadCache) =>
   routes(async (app) => {
     app.get(
       '/api/admin/search/features',
@@ -21,6 +22,6 @@ export const searchRoutes = (deps: Deps) =>
           response: { 200: SearchResultSchema, ...errorResponses(400, 401, 403) },
         },
       },
-      async (request) => searchFeatures(deps, request.query, request.principal),
+      async (request) => searchFeatures(deps, reads.of(request), request.query, request.principal),
     );
   });

@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { Deps } from '../../deps.js';
 import type { Principal } from '../../platform/http/auth.js';
+import type { Reads } from '../../platform/read-cache.js';
+import { favoriteFlags } from '../flags/index.js';
 import { parseSearch, type SearchQuery } from './search.query.js';
 import type { SearchItem, SearchResult } from './search.schemas.js';
 import { type SearchItemRow, searchFlags } from './search.store.js';
@@ -58,19 +60,45 @@ function toItem(row: SearchItemRow): SearchItem {
 }
 
 /**
- * One page of the flags matching the search, with the number of all matches. Read straight from
- * the database (one statement), not from the read cache: the combinations of parameters are
- * endless and each answer is cheap.
+ * One page of the flags matching the search, with the number of all matches: one statement, kept
+ * in the read cache (docs/adr/0009) while nothing it shows has changed. The caller's favorites are
+ * laid over the shared answer, unless they decide what it holds (`favoritesFirst`, `favorite`),
+ * when the answer is the caller's own. The last hour's metric counts also move with the clock:
+ * the hourly buckets counted change only when the clock passes a full hour, so a kept answer holds
+ * until then. Lists repeat the same search (a project's flag list, a page reloaded, many people
+ * looking at one list); a new query or filter costs the statement.
  */
 export async function searchFeatures(
   deps: Deps,
+  reads: Reads,
   query: SearchQuery,
   by: Principal | null,
 ): Promise<SearchResult> {
   const request = parseSearch(query);
-  const { total, features } = await searchFlags(deps.database.db, request, {
-    userId: by?.kind === 'user' ? by.userId : null,
-    metricsSince: new Date(deps.now().getTime() - HOUR_MS),
-  });
-  return { features: features.map(toItem), total };
+  const caller = by?.kind === 'user' ? by.userId : null;
+  const userId = request.favoritesFirst || request.favorite !== undefined ? caller : null;
+  const now = deps.now().getTime();
+  const key = `search\u0000${userId ?? ''}\u0000${JSON.stringify(request)}`;
+  const [kept, favorites] = await Promise.all([
+    reads.readTimed(
+      key,
+      now,
+      async () => {
+        const { total, features } = await searchFlags(deps.database.db, request, {
+          userId,
+          metricsSince: new Date(now - HOUR_MS),
+        });
+        const value: SearchResult = { features: features.map(toItem), total };
+        return { value, from: now, until: Math.ceil(now / HOUR_MS) * HOUR_MS };
+      },
+      { bytes: (result) => 2048 * Math.max(1, result.features.length) },
+    ),
+    userId === null ? favoriteFlags(deps, reads, by) : undefined,
+  ]);
+  const result = kept.value;
+  if (!favorites?.size || !result.features.some((f) => favorites.has(f.name))) return result;
+  return {
+    ...result,
+    features: result.features.map((f) => (favorites.has(f.name) ? { ...f, favorite: true } : f)),
+  };
 }
