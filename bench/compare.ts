@@ -47,10 +47,50 @@ const SCENARIOS = [
   'overview',
   'health',
   'frontend',
+  'ui-list',
+  'ui-flag',
   'put',
   'create',
 ] as const;
 type ScenarioKey = (typeof SCENARIOS)[number];
+
+const day = (daysAgo: number) => new Date(Date.now() - daysAgo * 86_400_000).toISOString().slice(0, 10);
+
+/**
+ * The admin API reads Unleash 8.2's own web UI makes to draw a project's flag list, in its order,
+ * as recorded from the unmodified UI (test/ui/unleash-ui.test.ts serves it) in headless Chromium
+ * on 2026-12-04: the session, settings, projects, the overview, the flags (its health widget's
+ * search and the list's first page), filters' choices.
+ */
+const UI_LIST: readonly string[] = [
+  '/api/admin/ui-config',
+  '/api/admin/user',
+  '/api/admin/projects',
+  `/api/admin/projects/${PROJECT}/overview`,
+  '/api/admin/projects?archived=true',
+  `/api/admin/search/features?lastSeenAt=IS_BEFORE%3A${day(7)}&lifecycle=IS%3Acompleted&project=IS%3A${PROJECT}`,
+  `/api/admin/projects/${PROJECT}/status`,
+  `/api/admin/projects/${PROJECT}/flag-creators`,
+  '/api/admin/feature-types',
+  '/api/admin/tags',
+  `/api/admin/search/features?favoritesFirst=true&limit=25&offset=0&project=IS%3A${PROJECT}&sortBy=createdAt&sortOrder=desc`,
+  `/api/admin/search/features?project=IS%3A${PROJECT}`,
+];
+
+/** The same for a flag's page (recorded the same way). */
+const uiFlag = (flag: string): readonly string[] => [
+  '/api/admin/ui-config',
+  '/api/admin/user',
+  '/api/admin/projects',
+  `/api/admin/projects/${PROJECT}/overview`,
+  `/api/admin/projects/${PROJECT}/features/${flag}?variantEnvironments=true`,
+  `/api/admin/client-metrics/features/${flag}`,
+  `/api/admin/environments/project/${PROJECT}`,
+  '/api/admin/tag-types',
+  `/api/admin/features/${flag}/tags`,
+  `/api/admin/projects/${PROJECT}/features/${flag}/parent-variants`,
+  `/api/admin/projects/${PROJECT}/dependencies`,
+];
 
 interface Side {
   key: 'ours' | 'pglite' | 'unleash' | 'ceiling';
@@ -77,6 +117,12 @@ interface Case {
   headers?: (side: Side) => Record<string, string>;
   /** A body per request (counters for unique names / changing descriptions). */
   body?: (side: Side) => () => string;
+  /**
+   * A page's requests, sent in turn by each connection (`path` is the first): what a browser asks
+   * to draw one page. Every one must be answered with an expected status on a side, else the
+   * scenario is skipped for it; req/s counts requests (page loads are that ÷ the list's length).
+   */
+  paths?: readonly string[];
   /** Statuses counted as answered (Flagship creates with 200, Unleash with 201). */
   expect: readonly number[];
   /**
@@ -417,6 +463,22 @@ export async function compare(argv: string[]): Promise<number> {
         expect: [200],
       },
       {
+        key: 'ui-list',
+        name: `Unleash's web UI drawing a project's flag list (${UI_LIST.length} GETs)`,
+        method: 'GET',
+        path: UI_LIST[0] as string,
+        paths: UI_LIST,
+        expect: [200],
+      },
+      {
+        key: 'ui-flag',
+        name: `Unleash's web UI drawing a flag's page (${uiFlag(target.name).length} GETs)`,
+        method: 'GET',
+        path: uiFlag(target.name)[0] as string,
+        paths: uiFlag(target.name),
+        expect: [200],
+      },
+      {
         key: 'put',
         name: 'PUT flag (changing description)',
         method: 'PUT',
@@ -652,6 +714,8 @@ async function runCase(
   const bytes = new Map<Side['key'], number>();
   /** Flagship's answer (else the first one measured): what the ceiling answers with. */
   let answer: { bytes: number; encoded: number } | undefined;
+  /** Flagship's answer size per path of a page (`c.paths`), which the ceiling answers with. */
+  let pageBytes: number[] | undefined;
   for (const s of sides) {
     const path = s.key === 'ceiling' ? ceilingPath(c, answer) : c.path;
     if (c.key === 'client-304') {
@@ -675,13 +739,34 @@ async function runCase(
       log(`  skipped for ${s.label}: ${why}`);
       continue;
     }
-    bytes.set(s.key, Buffer.byteLength(sent.body));
+    let paths: () => string | undefined = () => undefined;
+    if (c.paths) {
+      const page = s.key === 'ceiling' ? (pageBytes ?? []).map((b) => `/bare/blob/${b}`) : [...c.paths];
+      const sizes: number[] = [];
+      let refused: string | undefined;
+      for (const each of page) {
+        const got = await send(s.admin.base + each, c.method, headers, undefined);
+        if (!c.expect.includes(got.status))
+          refused ??= `${got.status} for ${each}: ${got.body.slice(0, 120)}`;
+        sizes.push(Buffer.byteLength(got.body));
+      }
+      if (refused) {
+        result.skipped.push(`skipped for ${s.label}: answered ${refused}`);
+        log(`  skipped for ${s.label}: answered ${refused}`);
+        continue;
+      }
+      pageBytes ??= sizes;
+      let next = 0;
+      paths = () => page[next++ % page.length];
+      bytes.set(s.key, Math.round(sizes.reduce((a, b) => a + b, 0) / sizes.length));
+    } else bytes.set(s.key, Buffer.byteLength(sent.body));
     answer ??= { bytes: Buffer.byteLength(sent.body), encoded: sent.encoded };
     options.set(s.key, {
       url: s.admin.base + path,
       method: c.method,
       headers,
       body,
+      ...(c.paths && { path: paths as () => string }),
       connections: o.connections,
       durationS: o.durationS,
     });

@@ -164,7 +164,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   await app.register(sessionRoutes(deps));
   await app.register(projectRoutes(deps, reads));
   await app.register(personalDashboardRoutes(deps));
-  await app.register(environmentRoutes(deps));
+  await app.register(environmentRoutes(deps, reads));
   await app.register(strategyRoutes(deps, changes));
   await app.register(segmentRoutes(deps, changes));
   await app.register(changeRequestRoutes(deps, changes));

@@ -3,6 +3,7 @@ import type { Deps } from '../../deps.js';
 import { actor } from '../../platform/http/auth.js';
 import { routes } from '../../platform/http/routes.js';
 import { errorResponses } from '../../platform/http/schemas.js';
+import type { ReadCache } from '../../platform/read-cache.js';
 import {
   CreateEnvironmentBody,
   EnvironmentListSchema,
@@ -27,7 +28,7 @@ import {
 const tags = ['Environments'];
 const Empty = (description: string) => Type.Null({ description });
 
-export const environmentRoutes = (deps: Deps) =>
+export const environmentRoutes = (deps: Deps, reads: ReadCache) =>
   routes(async (app) => {
     app.put(
       '/api/admin/environments/sort-order',
@@ -66,7 +67,7 @@ export const environmentRoutes = (deps: Deps) =>
           response: { 200: ProjectEnvironmentListSchema, ...errorResponses(400, 401, 403, 404) },
         },
       },
-      async (request) => getProjectEnvironments(deps, request.params.projectId),
+      async (request) => getProjectEnvironments(deps, reads.of(request), request.params.projectId),
     );
 
     app.get(

@@ -2,6 +2,7 @@ import type { Deps } from '../../deps.js';
 import { type Db, transaction } from '../../platform/db/index.js';
 import type { Principal } from '../../platform/http/auth.js';
 import { AppError, invalid, nameExists, notFound } from '../../platform/http/errors.js';
+import type { Reads } from '../../platform/read-cache.js';
 import { appendEvent } from '../events/index.js';
 import type {
   CreateEnvironmentInput,
@@ -171,8 +172,13 @@ export async function updateSortOrder(deps: Deps, input: SortOrderInput, princip
 }
 
 /** Every environment as one project sees it (404 for an unknown project). */
-export async function getProjectEnvironments(deps: Deps, projectId: string) {
-  if (!(await projectExists(deps.database.db, projectId)))
-    throw notFound(`Could not find project with id "${projectId}".`);
-  return { version: 1, environments: await listProjectEnvironmentViews(deps.database.db, projectId) };
+export async function getProjectEnvironments(deps: Deps, reads: Reads, projectId: string) {
+  // Kept while nothing changes (environments, tokens and flags all move the change version).
+  const environments = await reads.read(`project-environments\u0000${projectId}`, async () =>
+    (await projectExists(deps.database.db, projectId))
+      ? await listProjectEnvironmentViews(deps.database.db, projectId)
+      : null,
+  );
+  if (!environments) throw notFound(`Could not find project with id "${projectId}".`);
+  return { version: 1, environments };
 }

@@ -497,5 +497,13 @@ describe('GET /api/admin/projects/:projectId/status', () => {
     expect(body.lifecycleSummary.live.currentFlags).toBe(1);
     expect(body.lifecycleSummary.completed).toEqual({ averageDays: null, currentFlags: 0 });
     expect((await t.send('GET', '/api/admin/projects/no-such-project/status')).statusCode).toBe(404);
+    // The answer is kept; a year on, with no write since, its activity has left the window.
+    const activity = async () =>
+      (await t.send('GET', `/api/admin/projects/${id}/status`)).json().activityCountByDate;
+    clock = Date.now() + 364 * DAY;
+    expect(await activity()).toEqual([{ date: today, count: events }]);
+    clock = Date.now() + 366 * DAY;
+    expect(await activity()).toEqual([]);
+    clock = null;
   });
 });

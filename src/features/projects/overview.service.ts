@@ -262,16 +262,26 @@ export async function getAllFlagCreators(deps: Deps, query = '') {
   return { flagCreators, total: flagCreators.length };
 }
 
-export async function getFlagCreators(deps: Deps, projectId: string) {
-  if (!(await findProject(deps.database.db, projectId)))
-    throw notFound(`Could not find project with id "${projectId}".`);
-  return listFlagCreators(deps.database.db, { project: projectId });
+export async function getFlagCreators(deps: Deps, reads: Reads, projectId: string) {
+  // Kept while nothing changes (flags and users both move the change version).
+  const creators = await reads.read(`flag-creators\u0000${projectId}`, async () =>
+    (await findProject(deps.database.db, projectId))
+      ? await listFlagCreators(deps.database.db, { project: projectId })
+      : null,
+  );
+  if (!creators) throw notFound(`Could not find project with id "${projectId}".`);
+  return creators;
 }
 
 /** The project status page: activity per day, resources, health and the lifecycle per stage. */
 export async function getProjectStatus(deps: Deps, reads: Reads, projectId: string) {
   const base = await cachedBase(deps, reads, projectId, false);
-  const row = await projectStatusRow(deps.database.db, projectId, deps.now());
+  const now = deps.now().getTime();
+  // Kept while nothing changes and no event leaves the year of activity.
+  const { value: row } = await reads.readTimed(`project-status\u0000${projectId}`, now, async () => {
+    const value = await projectStatusRow(deps.database.db, projectId, new Date(now));
+    return { value, from: now, until: value?.until_ms == null ? Number.POSITIVE_INFINITY : value.until_ms };
+  });
   if (!row) throw notFound(`Could not find project with id "${projectId}".`);
   const stage = (name: string) => {
     const s = row.stages.find((x) => x.stage === name);

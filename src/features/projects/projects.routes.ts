@@ -208,7 +208,7 @@ export const projectRoutes = (deps: Deps, reads: ReadCache) =>
           response: { 200: FlagCreatorsSchema, ...errorResponses(400, 401, 403, 404) },
         },
       },
-      async (request) => getFlagCreators(deps, request.params.projectId),
+      async (request) => getFlagCreators(deps, reads.of(request), request.params.projectId),
     );
 
     app.put(

@@ -7,12 +7,15 @@ export interface StatusRow {
   members: number;
   segments: number;
   stages: { stage: string; current: number; average_days: number | null }[];
+  /** The last moment (epoch ms) the activity holds for unchanged data (its oldest event's leaving the year); null: for ever. */
+  until_ms: number | null;
 }
 
 /**
  * What the project status page shows: events per day over the last year (UTC dates), the
  * project's own tokens, directly granted members and segments, and per lifecycle stage the
- * flags in it now and the mean days flags stayed in it before moving on.
+ * flags in it now and the mean days flags stayed in it before moving on. Only the activity moves
+ * with the clock (an event leaves the year), at `until_ms`.
  */
 export async function projectStatusRow(db: Kysely<DB>, projectId: string, now: Date) {
   const yearAgo = new Date(now.getTime() - 365 * 86_400_000);
@@ -34,7 +37,9 @@ export async function projectStatusRow(db: Kysely<DB>, projectId: string, now: D
             CROSS JOIN LATERAL (SELECT min(l2.created_at) AS created_at FROM feature_lifecycles l2
               WHERE l2.feature_name = l.feature_name AND l2.created_at > l.created_at) nxt
             WHERE l.stage = s.stage AND nxt.created_at IS NOT NULL) AS average_days
-        FROM unnest(ARRAY['initial', 'pre-live', 'live', 'completed', 'archived']) s(stage)) st), '[]'::jsonb) AS stages
+        FROM unnest(ARRAY['initial', 'pre-live', 'live', 'completed', 'archived']) s(stage)) st), '[]'::jsonb) AS stages,
+      floor(extract(epoch FROM (SELECT min(e.created_at) FROM events e
+        WHERE e.project = p.id AND e.created_at >= ${yearAgo}::timestamptz) + interval '365 days') * 1000)::float8 AS until_ms
     FROM projects p WHERE p.id = ${projectId}`.execute(db);
   return result.rows[0];
 }
