@@ -148,11 +148,11 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
 
   // Slices: one line each.
   await app.register(flagRoutes(deps, reads, changes));
-  await app.register(dependencyRoutes(deps, changes));
+  await app.register(dependencyRoutes(deps, changes, reads));
   await app.register(apiTokenRoutes(deps));
   await app.register(edgeValidateRoutes(deps));
   await app.register(variantRoutes(deps, changes));
-  await app.register(tagRoutes(deps));
+  await app.register(tagRoutes(deps, reads));
   await app.register(contextRoutes(deps));
   await app.register(strategyDefinitionRoutes(deps));
   await app.register(eventRoutes(deps, reads));

@@ -4,6 +4,7 @@ import type { Deps } from '../../deps.js';
 import { actor } from '../../platform/http/auth.js';
 import { routes } from '../../platform/http/routes.js';
 import { errorResponses } from '../../platform/http/schemas.js';
+import type { ReadCache } from '../../platform/read-cache.js';
 import type { Applier } from '../changes/index.js';
 import { CreateDependencyBody, ProjectParams } from '../shapes/index.js';
 import {
@@ -21,7 +22,7 @@ const Done = Type.Null({ description: 'Done; no body.' });
 const done = (reply: FastifyReply) => reply.code(200).send();
 
 /** Parent/child dependencies between flags of one project (one level). */
-export const dependencyRoutes = (deps: Deps, changes: Applier) =>
+export const dependencyRoutes = (deps: Deps, changes: Applier, reads: ReadCache) =>
   routes(async (app) => {
     app.post(
       DEPENDENCIES,
@@ -134,7 +135,15 @@ export const dependencyRoutes = (deps: Deps, changes: Applier) =>
           response: { 200: ParentVariantsSchema, ...errorResponses(401, 403) },
         },
       },
-      async (request) => listParentVariants(deps, request.params.projectId, request.params.parent),
+      // Kept while nothing changes (ADR 0009): the web UI asks on every flag page.
+      async (request) => {
+        const { projectId, parent } = request.params;
+        return reads
+          .of(request)
+          .read(`parent-variants\u0000${projectId}\u0000${parent}`, () =>
+            listParentVariants(deps, projectId, parent),
+          );
+      },
     );
 
     app.get(
@@ -150,6 +159,11 @@ export const dependencyRoutes = (deps: Deps, changes: Applier) =>
           response: { 200: DependenciesExistSchema, ...errorResponses(401, 403) },
         },
       },
-      async (request) => dependenciesExist(deps, request.params.projectId),
+      async (request) =>
+        reads
+          .of(request)
+          .read(`dependencies-exist\u0000${request.params.projectId}`, () =>
+            dependenciesExist(deps, request.params.projectId),
+          ),
     );
   });

@@ -70,7 +70,12 @@ export const projectRoutes = (deps: Deps, reads: ReadCache) =>
           response: { 200: ProjectListSchema, ...errorResponses(401, 403) },
         },
       },
-      async (request) => listProjects(deps, actor(request)),
+      // Kept while nothing changes (ADR 0009), per caller: `favorite` is the caller's.
+      async (request) => {
+        const by = actor(request);
+        const who = by.kind === 'user' ? by.userId : '';
+        return reads.of(request).read(`projects\u0000${who}`, () => listProjects(deps, by));
+      },
     );
 
     app.post(

@@ -3,6 +3,7 @@ import type { Deps } from '../../deps.js';
 import { actor } from '../../platform/http/auth.js';
 import { routes } from '../../platform/http/routes.js';
 import { errorResponses } from '../../platform/http/schemas.js';
+import type { ReadCache } from '../../platform/read-cache.js';
 import { TagSchema } from '../shapes/index.js';
 import {
   BulkTagsBody,
@@ -26,7 +27,7 @@ import * as service from './tags.service.js';
 
 const NoBody = Type.Null({ description: 'No body.' });
 
-export const tagRoutes = (deps: Deps) =>
+export const tagRoutes = (deps: Deps, reads: ReadCache) =>
   routes(async (app) => {
     const tags = ['Tags'];
 
@@ -126,7 +127,8 @@ export const tagRoutes = (deps: Deps) =>
           response: { 200: TagTypesResponse, ...errorResponses(401, 403) },
         },
       },
-      async () => service.listTagTypes(deps),
+      // Kept while nothing changes (ADR 0009): the web UI asks on every flag page.
+      async (request) => reads.of(request).read('tag-types', () => service.listTagTypes(deps)),
     );
 
     app.post(
@@ -232,7 +234,12 @@ export const tagRoutes = (deps: Deps) =>
           response: { 200: TagsResponse, ...errorResponses(400, 401, 403, 404) },
         },
       },
-      async (request) => service.listFlagTags(deps, request.params.featureName),
+      async (request) =>
+        reads
+          .of(request)
+          .read(`flag-tags\u0000${request.params.featureName}`, () =>
+            service.listFlagTags(deps, request.params.featureName),
+          ),
     );
 
     app.post(
