@@ -739,7 +739,7 @@ async function runCase(
       log(`  skipped for ${s.label}: ${why}`);
       continue;
     }
-    let paths: () => string | undefined = () => undefined;
+    let nextPath: (() => string) | undefined;
     if (c.paths) {
       const page = s.key === 'ceiling' ? (pageBytes ?? []).map((b) => `/bare/blob/${b}`) : [...c.paths];
       const sizes: number[] = [];
@@ -757,7 +757,7 @@ async function runCase(
       }
       pageBytes ??= sizes;
       let next = 0;
-      paths = () => page[next++ % page.length];
+      nextPath = () => page[next++ % page.length] as string;
       bytes.set(s.key, Math.round(sizes.reduce((a, b) => a + b, 0) / sizes.length));
     } else bytes.set(s.key, Buffer.byteLength(sent.body));
     answer ??= { bytes: Buffer.byteLength(sent.body), encoded: sent.encoded };
@@ -766,7 +766,7 @@ async function runCase(
       method: c.method,
       headers,
       body,
-      ...(c.paths && { path: paths as () => string }),
+      ...(nextPath && { path: nextPath }),
       connections: o.connections,
       durationS: o.durationS,
     });

@@ -135,15 +135,8 @@ export const dependencyRoutes = (deps: Deps, changes: Applier, reads: ReadCache)
           response: { 200: ParentVariantsSchema, ...errorResponses(401, 403) },
         },
       },
-      // Kept while nothing changes (ADR 0009): the web UI asks on every flag page.
-      async (request) => {
-        const { projectId, parent } = request.params;
-        return reads
-          .of(request)
-          .read(`parent-variants\u0000${projectId}\u0000${parent}`, () =>
-            listParentVariants(deps, projectId, parent),
-          );
-      },
+      async (request) =>
+        listParentVariants(deps, reads.of(request), request.params.projectId, request.params.parent),
     );
 
     app.get(
@@ -159,11 +152,6 @@ export const dependencyRoutes = (deps: Deps, changes: Applier, reads: ReadCache)
           response: { 200: DependenciesExistSchema, ...errorResponses(401, 403) },
         },
       },
-      async (request) =>
-        reads
-          .of(request)
-          .read(`dependencies-exist\u0000${request.params.projectId}`, () =>
-            dependenciesExist(deps, request.params.projectId),
-          ),
+      async (request) => dependenciesExist(deps, reads.of(request), request.params.projectId),
     );
   });

@@ -2,6 +2,7 @@ import type { Deps } from '../../deps.js';
 import type { Db } from '../../platform/db/index.js';
 import type { Principal } from '../../platform/http/auth.js';
 import { notFound } from '../../platform/http/errors.js';
+import type { Reads } from '../../platform/read-cache.js';
 import { appendEvent } from '../events/index.js';
 import {
   copyParents,
@@ -21,8 +22,11 @@ export async function listParentOptions(deps: Deps, projectId: string, child: st
   return possibleParents(db, child, projectId);
 }
 
-export async function dependenciesExist(deps: Deps, projectId: string): Promise<boolean> {
-  return projectHasDependencies(deps.database.db, projectId);
+/** Kept while nothing changes (ADR 0009): the web UI asks on every flag page. */
+export async function dependenciesExist(deps: Deps, reads: Reads, projectId: string): Promise<boolean> {
+  return reads.read(`dependencies-exist\u0000${projectId}`, () =>
+    projectHasDependencies(deps.database.db, projectId),
+  );
 }
 
 /**
@@ -49,7 +53,19 @@ export async function copyDependencies(
 }
 
 /** What a child may require of the parent: the parent's variant names (404 when not in the project). */
-export async function listParentVariants(deps: Deps, projectId: string, parent: string): Promise<string[]> {
+/** Kept while nothing changes (ADR 0009): the web UI asks on every flag page. */
+export function listParentVariants(
+  deps: Deps,
+  reads: Reads,
+  projectId: string,
+  parent: string,
+): Promise<string[]> {
+  return reads.read(`parent-variants\u0000${projectId}\u0000${parent}`, () =>
+    parentVariants(deps, projectId, parent),
+  );
+}
+
+async function parentVariants(deps: Deps, projectId: string, parent: string): Promise<string[]> {
   const db = deps.database.db;
   const flag = (await lockFlags(db, [parent], false)).get(parent);
   // Unleash answers 200 [] for a flag it does not know (its project page asks on every visit);

@@ -29,8 +29,14 @@ export function health(total: number, stale: number, potentiallyStale: number): 
   return Math.max(0, Math.round(100 - (stale / total) * 100 - (potentiallyStale / total) * 100));
 }
 
-export async function listProjects(deps: Deps, principal: Principal) {
-  const rows = await listProjectRows(deps.database.db, userIdOf(principal));
+/** Kept while nothing changes (ADR 0009), per caller: `favorite` is the caller's. */
+export function listProjects(deps: Deps, reads: Reads, principal: Principal) {
+  const userId = userIdOf(principal);
+  return reads.read(`projects\u0000${userId ?? ''}`, () => projectList(deps, userId));
+}
+
+async function projectList(deps: Deps, userId: number | null) {
+  const rows = await listProjectRows(deps.database.db, userId);
   return {
     version: 1,
     projects: rows.map((r) => {

@@ -70,12 +70,7 @@ export const projectRoutes = (deps: Deps, reads: ReadCache) =>
           response: { 200: ProjectListSchema, ...errorResponses(401, 403) },
         },
       },
-      // Kept while nothing changes (ADR 0009), per caller: `favorite` is the caller's.
-      async (request) => {
-        const by = actor(request);
-        const who = by.kind === 'user' ? by.userId : '';
-        return reads.of(request).read(`projects\u0000${who}`, () => listProjects(deps, by));
-      },
+      async (request) => listProjects(deps, reads.of(request), actor(request)),
     );
 
     app.post(

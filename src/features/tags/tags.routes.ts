@@ -127,8 +127,7 @@ export const tagRoutes = (deps: Deps, reads: ReadCache) =>
           response: { 200: TagTypesResponse, ...errorResponses(401, 403) },
         },
       },
-      // Kept while nothing changes (ADR 0009): the web UI asks on every flag page.
-      async (request) => reads.of(request).read('tag-types', () => service.listTagTypes(deps)),
+      async (request) => service.listTagTypes(deps, reads.of(request)),
     );
 
     app.post(
@@ -234,12 +233,7 @@ export const tagRoutes = (deps: Deps, reads: ReadCache) =>
           response: { 200: TagsResponse, ...errorResponses(400, 401, 403, 404) },
         },
       },
-      async (request) =>
-        reads
-          .of(request)
-          .read(`flag-tags\u0000${request.params.featureName}`, () =>
-            service.listFlagTags(deps, request.params.featureName),
-          ),
+      async (request) => service.listFlagTags(deps, reads.of(request), request.params.featureName),
     );
 
     app.post(

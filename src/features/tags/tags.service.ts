@@ -2,6 +2,7 @@ import type { Deps } from '../../deps.js';
 import { type Db, transaction } from '../../platform/db/index.js';
 import type { Principal } from '../../platform/http/auth.js';
 import { invalidField, nameExists, notFound } from '../../platform/http/errors.js';
+import type { Reads } from '../../platform/read-cache.js';
 import { appendEvent } from '../events/index.js';
 import { findFlagArchivedState, lockFlag, lockFlagsInOrder } from '../flag-rows/index.js';
 import type {
@@ -73,8 +74,12 @@ export async function deleteTag(deps: Deps, tag: Tag, by: Principal) {
 
 // ---- tag types ----
 
-export async function listTagTypes(deps: Deps) {
-  return { version: 1, tagTypes: await store.listTagTypes(deps.database.db) };
+/** Kept while nothing changes (ADR 0009): the web UI asks on every flag page. */
+export async function listTagTypes(deps: Deps, reads: Reads) {
+  return reads.read('tag-types', async () => ({
+    version: 1,
+    tagTypes: await store.listTagTypes(deps.database.db),
+  }));
 }
 
 export async function getTagType(deps: Deps, name: string) {
@@ -137,9 +142,12 @@ async function requireFlag(db: Db, name: string, lock = true): Promise<string> {
   return project;
 }
 
-export async function listFlagTags(deps: Deps, flag: string) {
-  await requireFlag(deps.database.db, flag, false);
-  return { version: 1, tags: await store.listFlagTags(deps.database.db, flag) };
+/** Kept while nothing changes (ADR 0009); an unknown flag's 404 is not kept. */
+export async function listFlagTags(deps: Deps, reads: Reads, flag: string) {
+  return reads.read(`flag-tags\u0000${flag}`, async () => {
+    await requireFlag(deps.database.db, flag, false);
+    return { version: 1, tags: await store.listFlagTags(deps.database.db, flag) };
+  });
 }
 
 /** Creates the tag if needed (`tag-created`), links it (`feature-tagged`). */
